@@ -1,0 +1,32 @@
+"""Attention Lab's model layer: pure PyTorch + tokenizers, no Streamlit, no plotting.
+
+Pages and tests use only what is exported here (see shared/DESIGN.md).
+"""
+
+from . import analysis, data
+from .attention import attention, bidirectional, causal, make_mask, padding, prefix
+from .config import ModelConfig
+from .live import SHIPPED, TRAIN_COMMAND, LiveModel, Step, Trace, WeightsError, build, load
+from .positional import apply_rope, sinusoidal_table
+
+__all__ = [
+    "SHIPPED",
+    "TRAIN_COMMAND",
+    "LiveModel",
+    "ModelConfig",
+    "Step",
+    "Trace",
+    "WeightsError",
+    "analysis",
+    "apply_rope",
+    "attention",
+    "bidirectional",
+    "build",
+    "causal",
+    "data",
+    "load",
+    "make_mask",
+    "padding",
+    "prefix",
+    "sinusoidal_table",
+]

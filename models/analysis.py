@@ -1,0 +1,93 @@
+"""Pure analysis helpers the lessons compute live: rank, entropy, q·k variance, parameter counts.
+
+Three notions of rank are kept apart on purpose:
+- exact rank: a lower-triangular matrix with a positive diagonal (causal attention) has
+  det = product of the diagonal > 0, so it is full rank in exact arithmetic;
+- numerical rank: singular values above a tolerance; sharp softmaxes can push diagonal entries
+  below float precision, so a causal matrix can *look* rank-deficient in float32;
+- effective rank (Roy & Vetterli 2007): exp of the entropy of the normalised singular values,
+  a smooth measure of how many directions carry the mass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import ModelConfig
+
+
+def singular_values(a: np.ndarray, dtype=np.float64) -> np.ndarray:
+    """Singular values, largest first, computed in dtype (float64 unless asked otherwise)."""
+    return np.linalg.svd(np.asarray(a, dtype=dtype), compute_uv=False)
+
+
+def default_tolerance(s: np.ndarray, shape: tuple[int, int], dtype=np.float64) -> float:
+    """numpy.linalg.matrix_rank's default: S.max · max(M, N) · eps of the dtype."""
+    return float(s.max(initial=0.0) * max(shape) * np.finfo(dtype).eps)
+
+
+def numerical_rank(a: np.ndarray, tol: float | None = None, dtype=np.float64) -> int:
+    """Count of singular values above tol (matrix_rank's default tolerance when tol is None)."""
+    s = singular_values(a, dtype)
+    tol = default_tolerance(s, np.shape(a), dtype) if tol is None else tol
+    return int((s > tol).sum())
+
+
+def effective_rank(a: np.ndarray) -> float:
+    """exp(H(p)) with p = σ / Σσ (Roy & Vetterli 2007): between 1 and min(M, N)."""
+    s = singular_values(a)
+    if s.sum() == 0:
+        return 0.0
+    p = s / s.sum()
+    p = p[p > 0]
+    return float(np.exp(-(p * np.log(p)).sum()))
+
+
+def condition_number(a: np.ndarray) -> float:
+    s = singular_values(a)
+    return float("inf") if s[-1] == 0 else float(s[0] / s[-1])
+
+
+def log_abs_det(a: np.ndarray) -> float:
+    """log|det A| in float64 (-inf when singular); for a triangular matrix, Σ log|diagonal|."""
+    sign, logdet = np.linalg.slogdet(np.asarray(a, dtype=np.float64))
+    return float(logdet) if sign != 0 else float("-inf")
+
+
+def row_entropy(weights: np.ndarray) -> np.ndarray:
+    """Shannon entropy (nats) of each attention row over its last axis; 0·log 0 counts as 0."""
+    w = np.asarray(weights, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(w > 0, w * np.log(w), 0.0)
+    return -terms.sum(axis=-1)
+
+
+def qk_variance(d_k: int, n_samples: int = 20000, sigma: float = 1.0, seed: int = 0) -> float:
+    """Empirical Var(q·k) for q, k with iid N(0, σ²) entries: theory says d_k·σ⁴ (Vaswani §3.2.1,
+    footnote 4), which is why scores are divided by sqrt(d_k)."""
+    rng = np.random.default_rng(seed)
+    q = rng.normal(0.0, sigma, size=(n_samples, d_k))
+    k = rng.normal(0.0, sigma, size=(n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1)))
+
+
+def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
+    """Parameters per component, from the config alone (tests check it against the built module)."""
+    d, v, h = cfg.d_model, cfg.vocab_size, cfg.d_head
+    n_enc = cfg.n_layers if cfg.arch in ("encoder", "encoder-decoder") else 0
+    n_dec = cfg.n_layers if cfg.arch in ("decoder", "encoder-decoder") else 0
+    n_cross = n_dec if cfg.arch == "encoder-decoder" else 0
+    n_attn = n_enc + n_dec + n_cross  # attention modules
+    norm = 2 * d if cfg.norm == "layernorm" else d  # LayerNorm has a gain and a bias; RMSNorm a gain
+    final_norms = (int(n_enc > 0) + int(n_dec > 0)) if cfg.norm_position == "pre" else 0
+    ffn_mats = 3 if cfg.activation == "swiglu" else 2
+    return {
+        "embeddings": v * d + (cfg.max_len * d if cfg.positional == "learned" else 0),
+        "attention.q": n_attn * d * cfg.n_heads * h,
+        "attention.k": n_attn * d * cfg.kv_heads * h,
+        "attention.v": n_attn * d * cfg.kv_heads * h,
+        "attention.o": n_attn * cfg.n_heads * h * d,
+        "ffn": (n_enc + n_dec) * ffn_mats * d * cfg.d_ff,
+        "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm,
+        "head": 0 if cfg.tie_embeddings else d * v,
+    }

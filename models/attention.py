@@ -1,0 +1,132 @@
+"""The one attention function, the masks, and multi-head (MHA / GQA / MQA) attention.
+
+Every self- and cross-attention in every architecture calls `attention()`, as in the Annotated
+Transformer, so what a page shows is exactly what the model computed. It is written out instead
+of calling scaled_dot_product_attention because we must return the weights; the tests check it
+against SDPA.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .config import ModelConfig
+from .positional import apply_rope
+
+# ---------------------------------------------------------------- masks (True = may attend)
+
+
+def causal(n_queries: int, n_keys: int | None = None, offset: int | None = None) -> torch.Tensor:
+    """Query i sees keys 0..i: a decoder must not read the future it is trained to predict.
+
+    With a KV cache the queries are the last n_queries of n_keys positions (offset = n_keys - n_queries).
+    """
+    n_keys = n_queries if n_keys is None else n_keys
+    offset = n_keys - n_queries if offset is None else offset
+    q = torch.arange(n_queries).unsqueeze(1) + offset  # (Tq, 1) absolute query positions
+    k = torch.arange(n_keys).unsqueeze(0)  # (1, Tk)
+    return k <= q  # (Tq, Tk)
+
+
+def bidirectional(n_queries: int, n_keys: int | None = None) -> torch.Tensor:
+    """Every query sees every key (encoders, cross-attention)."""
+    n_keys = n_queries if n_keys is None else n_keys
+    return torch.ones(n_queries, n_keys, dtype=torch.bool)
+
+
+def prefix(n: int, prefix_len: int) -> torch.Tensor:
+    """Prefix-LM (Raffel et al. 2020, T5 §3.2.1): bidirectional inside the first prefix_len tokens, causal after."""
+    m = causal(n)
+    p = max(0, min(prefix_len, n))
+    m[:p, :p] = True
+    return m
+
+
+def padding(key_is_real: torch.Tensor) -> torch.Tensor:
+    """(B, Tk) True for real tokens -> (B, 1, 1, Tk), broadcast over heads and queries."""
+    return key_is_real[:, None, None, :].bool()
+
+
+def make_mask(kind: str, n: int, prefix_len: int | None = None) -> torch.Tensor:
+    """The structural mask a page names: 'causal', 'bidirectional' or 'prefix' (needs prefix_len)."""
+    if kind == "causal":
+        return causal(n)
+    if kind == "bidirectional":
+        return bidirectional(n)
+    if kind == "prefix":
+        if prefix_len is None:
+            raise ValueError("mask='prefix' needs prefix_len")
+        return prefix(n, prefix_len)
+    raise ValueError(f"mask={kind!r} is not one of causal, bidirectional, prefix")
+
+
+# ---------------------------------------------------------------- the attention function
+
+
+def attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, scale: float
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """softmax(q·kᵀ · scale + mask) · v, returning (output, weights, scores).
+
+    q: (B, H, Tq, dh); k, v: (B, Hkv, Tk, dh) with H a multiple of Hkv (GQA: each K/V head serves
+    H / Hkv query heads). mask: bool, broadcastable to (B, H, Tq, Tk), True where attending is
+    allowed. q·k is a dot product, not a cosine similarity: its size grows with |q|·|k|, which
+    is why the 1/sqrt(d_head) scale exists. A row with every key masked gets weight 0 (not NaN).
+    """
+    group = q.shape[1] // k.shape[1]
+    if group > 1:  # GQA / MQA: repeat each K/V head for its group of query heads
+        k = k.repeat_interleave(group, dim=1)  # (B, H, Tk, dh)
+        v = v.repeat_interleave(group, dim=1)
+    scores = (q @ k.transpose(-2, -1)) * scale  # (B, H, Tq, Tk)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)  # (B, H, Tq, Tk), rows sum to 1
+    weights = torch.nan_to_num(weights, nan=0.0)  # fully masked rows: softmax(-inf...) is NaN
+    return weights @ v, weights, scores  # (B, H, Tq, dh)
+
+
+class MultiHeadAttention(nn.Module):
+    """Project to heads, call attention(), merge heads. Writes nothing to self during forward:
+    one model instance is shared by every browser session."""
+
+    def __init__(self, cfg: ModelConfig, rope: bool):
+        super().__init__()
+        self.n_heads, self.n_kv_heads, self.d_head = cfg.n_heads, cfg.kv_heads, cfg.d_head
+        self.rope = rope  # RoPE rotates q and k of self-attention only (Su et al. 2021)
+        self.q = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_head, bias=False)
+        self.k = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=False)  # GQA: fewer K/V heads
+        self.v = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=False)
+        self.o = nn.Linear(cfg.n_heads * cfg.d_head, cfg.d_model, bias=False)
+
+    def _split(self, x: torch.Tensor, heads: int) -> torch.Tensor:
+        b, t, _ = x.shape
+        return x.view(b, t, heads, self.d_head).transpose(1, 2)  # (B, heads, T, dh)
+
+    def forward(
+        self,
+        x: torch.Tensor,  # (B, Tq, d) queries come from here
+        source: torch.Tensor,  # (B, Tk, d) keys/values come from here (x itself for self-attention)
+        mask: torch.Tensor | None,
+        scale: float,
+        positions: torch.Tensor | None = None,  # (Tq,) absolute positions of the queries, for RoPE
+        past: tuple[torch.Tensor, torch.Tensor] | None = None,  # cached (k, v) of earlier positions
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
+        q = self._split(self.q(x), self.n_heads)  # (B, H, Tq, dh)
+        k = self._split(self.k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
+        v = self._split(self.v(source), self.n_kv_heads)
+        if self.rope:
+            assert positions is not None
+            q, k = apply_rope(q, positions), apply_rope(k, positions)
+        if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
+            k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
+        out, weights, scores = attention(q, k, v, mask, scale)
+        b, _, t, _ = out.shape
+        out = out.transpose(1, 2).reshape(b, t, self.n_heads * self.d_head)  # (B, Tq, d)
+        return self.o(out), weights, scores, (k, v)
+
+
+def reference_attention(q, k, v, mask, scale):
+    """PyTorch's fused SDPA, for tests only: it returns no weights, so the app cannot use it."""
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale)

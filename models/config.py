@@ -1,0 +1,102 @@
+"""One frozen, validated configuration for every Transformer in the app.
+
+A page that toggles an option builds a new ModelConfig; __post_init__ rejects impossible
+combinations with a message a student can act on (TransformerLens does the same).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+
+ARCHS = ("encoder", "decoder", "encoder-decoder")
+NORM_POSITIONS = ("pre", "post")
+NORMS = ("layernorm", "rmsnorm")
+ACTIVATIONS = ("relu", "gelu", "swiglu")
+POSITIONALS = ("sinusoidal", "learned", "rope", "none")
+MASKS = ("causal", "bidirectional", "prefix")
+
+# The vocabulary size of the shipped byte-level BPE tokenizer (models/weights/tokenizer.json);
+# a config built for the shipped tokenizer needs at least this many embedding rows.
+DEFAULT_VOCAB_SIZE = 2048
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    arch: str = "decoder"  # "encoder" (bidirectional, MLM head) | "decoder" (causal, LM head) | "encoder-decoder"
+    vocab_size: int = DEFAULT_VOCAB_SIZE  # rows of the token embedding and columns of the output head
+    n_layers: int = 2  # blocks per stack (an encoder-decoder has n_layers encoder + n_layers decoder blocks)
+    d_model: int = 64  # width of the residual stream
+    n_heads: int = 4  # query heads; d_head = d_model // n_heads
+    n_kv_heads: int | None = None  # None: MHA (= n_heads); 1: MQA; else GQA, query heads share K/V in groups
+    d_ff: int = 256  # hidden width of the feed-forward network (for SwiGLU: of each of its two branches)
+    norm_position: str = "pre"  # "pre": x + f(norm(x)) (GPT-2, Llama); "post": norm(x + f(x)) (Vaswani, BERT)
+    norm: str = "layernorm"  # "layernorm" (centre and scale) | "rmsnorm" (scale only, Zhang & Sennrich 2019)
+    activation: str = "gelu"  # "relu" (Vaswani) | "gelu" (BERT, GPT) | "swiglu" (Shazeer 2020, Llama)
+    positional: str = "sinusoidal"  # "sinusoidal" (Vaswani) | "learned" (BERT, GPT-2) | "rope" (Su et al.) | "none"
+    attn_scale: float | None = None  # factor on q·k; None means 1/sqrt(d_head) (Vaswani et al. 2017, §3.2.1)
+    max_len: int = 256  # longest sequence the model accepts; longer input is truncated
+    tie_embeddings: bool = True  # output head shares the token-embedding matrix (Press & Wolf 2017)
+    seed: int = 0  # random initialisation is deterministic from this
+
+    def __post_init__(self) -> None:
+        def choice(name: str, allowed: tuple[str, ...]) -> None:
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name}={value!r} is not one of {', '.join(allowed)}")
+
+        choice("arch", ARCHS)
+        choice("norm_position", NORM_POSITIONS)
+        choice("norm", NORMS)
+        choice("activation", ACTIVATIONS)
+        choice("positional", POSITIONALS)
+        for name in ("vocab_size", "n_layers", "d_model", "n_heads", "d_ff", "max_len"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+        if self.d_model % self.n_heads:
+            raise ValueError(
+                f"d_model={self.d_model} is not divisible by n_heads={self.n_heads}: "
+                "each head gets d_model / n_heads dimensions"
+            )
+        kv = self.kv_heads
+        if not isinstance(kv, int) or kv < 1 or self.n_heads % kv:
+            raise ValueError(
+                f"n_heads={self.n_heads} is not divisible by n_kv_heads={self.n_kv_heads}: "
+                "in GQA every group of query heads shares one key/value head"
+            )
+        if self.positional == "rope" and self.d_head % 2:
+            raise ValueError(f"RoPE rotates pairs of dimensions: d_head={self.d_head} must be even")
+        if self.positional == "sinusoidal" and self.d_model % 2:
+            raise ValueError(f"sinusoidal PE pairs sin and cos: d_model={self.d_model} must be even")
+        if self.attn_scale is not None and not (math.isfinite(self.attn_scale) and self.attn_scale > 0):
+            raise ValueError(f"attn_scale must be a positive number or None, got {self.attn_scale!r}")
+
+    @property
+    def d_head(self) -> int:
+        return self.d_model // self.n_heads
+
+    @property
+    def kv_heads(self) -> int:
+        return self.n_heads if self.n_kv_heads is None else self.n_kv_heads
+
+    @property
+    def scale(self) -> float:
+        """The factor on q·k actually used: 1/sqrt(d_head) unless overridden."""
+        return 1.0 / math.sqrt(self.d_head) if self.attn_scale is None else float(self.attn_scale)
+
+    @property
+    def default_mask(self) -> str:
+        """Decoders are causal; encoders see both sides (the encoder-decoder's encoder too)."""
+        return "causal" if self.arch == "decoder" else "bidirectional"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ModelConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown ModelConfig fields: {', '.join(sorted(unknown))}")
+        return cls(**data)

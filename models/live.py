@@ -1,0 +1,289 @@
+"""LiveModel: a Transformer plus its tokenizer, run on text, returning a Trace of everything.
+
+`run()` and `generate()` are read-only: the model is loaded once and shared by every session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .attention import bidirectional, causal, make_mask
+from .config import ModelConfig
+from .sampling import choose, next_token_probs
+from .tokenizer import BOS, CLS, EOS, SEP, BPETokenizer, load_tokenizer
+from .transformer import Transformer
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+TOKENIZER_FILE = "tokenizer.json"
+SHIPPED = ("encoder", "decoder", "encoder-decoder")
+TRAIN_COMMAND = "python -m models.train"
+
+
+class WeightsError(RuntimeError):
+    """A weight or tokenizer file is missing, corrupt or mismatched; the message says how to rebuild."""
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Everything one forward pass computed, as numpy (see DESIGN.md for the keys and shapes)."""
+
+    tokens: list[str]  # readable token strings of the (source) input
+    target_tokens: list[str] | None  # encoder-decoder: the decoder-side tokens
+    attention: dict[str, np.ndarray]  # "encoder.self" | "decoder.self" | "decoder.cross": [L, H, Tq, Tk]
+    scores: dict[str, np.ndarray]  # same keys: scaled q·k before softmax, masked entries -inf
+    hidden: dict[str, np.ndarray]  # "encoder" | "decoder": residual stream [L+1, T, d_model]
+    logits: np.ndarray  # [T, V]: LM head (decoder side) or MLM head (encoder)
+    truncated: bool  # the input was cut to max_len
+    ids: list[int]
+    target_ids: list[int] | None
+    masks: dict[str, np.ndarray]  # the exact boolean mask each attention used [Tq, Tk], True = may attend
+    mask: str  # the mask kind of the main self-attention: causal | bidirectional | prefix
+    prefix_len: int | None
+    attn_scale: float  # the factor on q·k actually used
+
+
+@dataclass(frozen=True)
+class Step:
+    """One generated token. `attention` holds the row of the query that produced it (the last
+    position of the context), per layer and head: "decoder.self" [L, H, Tk] (+ "decoder.cross")."""
+
+    index: int  # 0 for the first generated token
+    token_id: int
+    token: str
+    probs: np.ndarray  # [V] float64, the distribution it was chosen from (after temperature/top-k/top-p)
+    logits: np.ndarray  # [V] raw logits
+    attention: dict[str, np.ndarray]
+    ids: list[int]  # the decoder-side ids after this step
+
+
+def _np(t: torch.Tensor) -> np.ndarray:
+    return t.detach().to(torch.float32).numpy()
+
+
+class LiveModel:
+    def __init__(self, net: Transformer, tokenizer: BPETokenizer, meta: dict | None = None):
+        cfg = net.cfg
+        if cfg.vocab_size != tokenizer.vocab_size:
+            raise ValueError(
+                f"vocab_size={cfg.vocab_size} but the tokenizer has {tokenizer.vocab_size} tokens; "
+                f"use ModelConfig(vocab_size={tokenizer.vocab_size}, ...)"
+            )
+        self.net = net.eval().requires_grad_(False)
+        self.config: ModelConfig = cfg
+        self.tokenizer = tokenizer
+        self.meta = meta or {}  # training report of a shipped model (steps, metrics)
+
+    # ------------------------------------------------------------- inputs
+    def source_ids(self, text: str) -> tuple[list[int], bool]:
+        """Text -> ids with the architecture's special tokens, cut to max_len."""
+        ids = self.tokenizer.encode(text)
+        room = self.config.max_len
+        if self.config.arch == "decoder":
+            ids, room = [BOS, *ids], room  # [BOS] gives the first real token a query with a key
+        elif self.config.arch == "encoder":
+            body = ids[: room - 2]
+            return [CLS, *body, SEP], len(body) < len(ids)
+        else:
+            body = ids[: room - 1]
+            return [*body, EOS], len(body) < len(ids)
+        return ids[:room], len(ids) > room
+
+    def target_ids(self, target: str) -> tuple[list[int], bool]:
+        ids = [BOS, *self.tokenizer.encode(target)]
+        return ids[: self.config.max_len], len(ids) > self.config.max_len
+
+    # ------------------------------------------------------------- forward with a trace
+    def run(
+        self,
+        text: str,
+        target: str | None = None,
+        mask: str | None = None,
+        prefix_len: int | None = None,
+        attn_scale: float | None = None,
+    ) -> Trace:
+        """Run on text. For the encoder-decoder, target=None means the model's own greedy output.
+        mask overrides the self-attention mask of the encoder (or of the decoder-only model);
+        prefix_len counts positions of tr.tokens, special tokens included."""
+        ids, truncated = self.source_ids(text)
+        tgt = None
+        if self.config.arch == "encoder-decoder":
+            if target is None:
+                tgt = [BOS, *(s.token_id for s in self.generate_ids(ids, [BOS]) if s.token_id != EOS)]
+                tgt = tgt[: self.config.max_len]
+            else:
+                tgt, cut = self.target_ids(target)
+                truncated = truncated or cut
+        return self.run_ids(ids, tgt, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, truncated=truncated)
+
+    @torch.inference_mode()
+    def run_ids(self, ids, target_ids=None, mask=None, prefix_len=None, attn_scale=None, truncated=False) -> Trace:
+        cfg, net = self.config, self.net
+        kind = mask or cfg.default_mask
+        scale = cfg.scale if attn_scale is None else float(attn_scale)
+        if not scale > 0:
+            raise ValueError(f"attn_scale must be > 0, got {attn_scale}")
+        src = torch.tensor([ids], dtype=torch.long)  # (1, T)
+        main_mask = make_mask(kind, len(ids), prefix_len)  # (T, T)
+        att, sco, hid, used = {}, {}, {}, {}
+
+        def keep(key, records, field):
+            att[key] = np.stack([_np(r[f"{field}_weights"][0]) for r in records])  # [L, H, Tq, Tk]
+            sco[key] = np.stack([_np(r[f"{field}_scores"][0]) for r in records])
+
+        if cfg.arch == "decoder":
+            x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
+            keep("decoder.self", recs, "self")
+            hid["decoder"], used["decoder.self"] = np.stack([_np(h[0]) for h in stream]), main_mask
+            logits = net.head(net.dec_norm(x))
+        else:
+            x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale)
+            keep("encoder.self", recs, "self")
+            hid["encoder"], used["encoder.self"] = np.stack([_np(h[0]) for h in stream]), main_mask
+            memory = net.enc_norm(x)
+            logits = net.head(memory)
+            if cfg.arch == "encoder-decoder":
+                tgt_ids = target_ids if target_ids is not None else [BOS]
+                tgt = torch.tensor([tgt_ids], dtype=torch.long)
+                tmask, cmask = causal(len(tgt_ids)), bidirectional(len(tgt_ids), len(ids))
+                y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask)
+                keep("decoder.self", drecs, "self")
+                keep("decoder.cross", drecs, "cross")
+                hid["decoder"] = np.stack([_np(h[0]) for h in dstream])
+                used["decoder.self"], used["decoder.cross"] = tmask, cmask
+                logits = net.head(net.dec_norm(y))
+                target_ids = tgt_ids
+        tok = self.tokenizer
+        return Trace(
+            tokens=tok.token_strs(ids),
+            target_tokens=tok.token_strs(target_ids) if target_ids is not None else None,
+            attention=att,
+            scores=sco,
+            hidden=hid,
+            logits=_np(logits[0]),
+            truncated=truncated,
+            ids=list(ids),
+            target_ids=list(target_ids) if target_ids is not None else None,
+            masks={k: v.numpy() for k, v in used.items()},
+            mask=kind,
+            prefix_len=prefix_len if kind == "prefix" else None,
+            attn_scale=scale,
+        )
+
+    # ------------------------------------------------------------- generation with a KV cache
+    def generate(
+        self,
+        text: str,
+        max_new_tokens: int = 32,
+        greedy: bool = True,
+        temperature: float = 1.0,
+        top_k: int | None = None,
+        top_p: float | None = None,
+        seed: int = 0,
+        target: str = "",
+    ) -> Iterator[Step]:
+        """Yield one Step per new token until [EOS], max_new_tokens or max_len.
+
+        Decoder: continues text. Encoder-decoder: translates text, continuing from `target`.
+        """
+        if self.config.arch == "encoder":
+            raise ValueError("an encoder-only model does not generate; use run() and read its MLM logits")
+        ids, _ = self.source_ids(text)
+        if self.config.arch == "decoder":
+            return self.generate_ids(None, ids, max_new_tokens, greedy, temperature, top_k, top_p, seed)
+        start = self.target_ids(target)[0]
+        return self.generate_ids(ids, start, max_new_tokens, greedy, temperature, top_k, top_p, seed)
+
+    @torch.inference_mode()
+    def generate_ids(
+        self, src_ids, prompt_ids, max_new_tokens=32, greedy=True, temperature=1.0, top_k=None, top_p=None, seed=0
+    ) -> Iterator[Step]:
+        net, cfg = self.net, self.config
+        scale = cfg.scale
+        memory, cmask = None, None
+        if src_ids is not None:  # the encoder runs once; its output is reused at every step
+            x, _, _ = net.run_stack(net.encoder, torch.tensor([src_ids]), bidirectional(len(src_ids)), scale)
+            memory = net.enc_norm(x)
+        gen = torch.Generator().manual_seed(seed)
+        ids = list(prompt_ids)[: cfg.max_len]
+        new = torch.tensor([ids])  # first pass: the whole prompt (prefill); later: one token
+        past = None
+        for index in range(max_new_tokens):
+            if len(ids) > cfg.max_len:
+                return
+            start = len(ids) - new.shape[1]
+            mask = causal(new.shape[1], len(ids))  # (T_new, T_all)
+            if memory is not None:
+                cmask = bidirectional(new.shape[1], memory.shape[1])
+            x, recs, _ = net.run_stack(net.decoder, new, mask, scale, memory, cmask, past, start)
+            past = [r["present"] for r in recs]  # the KV cache: keys/values of every position so far
+            logits = net.head(net.dec_norm(x[0, -1]))  # (V,)
+            probs = next_token_probs(logits, temperature, top_k, top_p)
+            token = choose(probs, greedy, gen)
+            ids.append(token)
+            rows = {"decoder.self": np.stack([_np(r["self_weights"][0, :, -1]) for r in recs])}
+            if memory is not None:
+                rows["decoder.cross"] = np.stack([_np(r["cross_weights"][0, :, -1]) for r in recs])
+            yield Step(index, token, self.tokenizer.token_str(token), probs.numpy(), _np(logits), rows, list(ids))
+            if token == EOS:
+                return
+            new = torch.tensor([[token]])
+
+
+# ----------------------------------------------------------------- build and load
+
+
+def tokenizer_path(weights_dir: Path = WEIGHTS_DIR) -> Path:
+    return Path(weights_dir) / TOKENIZER_FILE
+
+
+def shipped_tokenizer(weights_dir: Path = WEIGHTS_DIR) -> BPETokenizer:
+    path = tokenizer_path(weights_dir)
+    if not path.is_file():
+        raise WeightsError(f"The tokenizer file {path} is missing. Rebuild it and the models with: {TRAIN_COMMAND}")
+    try:
+        return load_tokenizer(path)
+    except Exception as e:  # tokenizers raises plain Exceptions on bad JSON
+        raise WeightsError(f"The tokenizer file {path} is corrupt ({e}). Rebuild it with: {TRAIN_COMMAND}") from e
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def build(cfg: ModelConfig, tokenizer: BPETokenizer | None = None) -> LiveModel:
+    """A random-init model (deterministic from cfg.seed) with the shipped tokenizer."""
+    return LiveModel(Transformer(cfg), tokenizer or shipped_tokenizer())
+
+
+def load(name: str, weights_dir: Path = WEIGHTS_DIR) -> LiveModel:
+    """A shipped trained model: "encoder", "decoder" or "encoder-decoder"."""
+    if name not in SHIPPED:
+        raise ValueError(f"unknown model {name!r}; shipped models: {', '.join(SHIPPED)}")
+    path = Path(weights_dir) / f"{name}.pt"
+    rebuild = f"{TRAIN_COMMAND} --arch {name}"
+    if not path.is_file():
+        raise WeightsError(f"The weight file {path} is missing. Rebuild it with: {rebuild}")
+    tok = shipped_tokenizer(weights_dir)
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+        cfg = ModelConfig.from_dict(ckpt["config"])
+        net = Transformer(cfg)
+        net.load_state_dict({k: v.float() for k, v in ckpt["state_dict"].items()}, strict=False)
+        missing = set(net.state_dict()) - set(ckpt["state_dict"]) - ({"head.weight"} if cfg.tie_embeddings else set())
+        if missing:
+            raise KeyError(f"missing tensors: {', '.join(sorted(missing))}")
+    except Exception as e:
+        msg = f"The weight file {path} is corrupt or incompatible ({e}). Rebuild it with: {rebuild}"
+        raise WeightsError(msg) from e
+    if ckpt.get("tokenizer_digest") != file_digest(tokenizer_path(weights_dir)):
+        raise WeightsError(
+            f"{path} was trained with a different tokenizer than {tokenizer_path(weights_dir)}. "
+            f"Rebuild all models with: {TRAIN_COMMAND}"
+        )
+    return LiveModel(net, tok, ckpt.get("meta"))

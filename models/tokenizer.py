@@ -1,0 +1,108 @@
+"""Byte-level BPE tokenizer (the `tokenizers` library), trained on the project's own corpus.
+
+Byte-level means every string has an encoding, so any text round-trips exactly. Each CJK
+character is its own pre-token, so Chinese the corpus knows shows as whole characters; digits
+are split one by one (as in Llama) so "1234" aligns digit by digit with its words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+from tokenizers.pre_tokenizers import ByteLevel
+
+SPECIALS = ("[PAD]", "[BOS]", "[EOS]", "[MASK]", "[CLS]", "[SEP]")
+PAD, BOS, EOS, MASK, CLS, SEP = range(len(SPECIALS))
+CJK = r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
+
+def _bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's reversible byte -> printable-character table (Radford et al. 2019, encoder.py)."""
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return {b: chr(c) for b, c in zip(bs, cs, strict=True)}
+
+
+CHAR_TO_BYTE = {c: b for b, c in _bytes_to_unicode().items()}
+# How invisible characters are shown inside a token chip.
+VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
+
+
+class BPETokenizer:
+    """Thin wrapper: ids without specials in encode(); readable strings for display."""
+
+    def __init__(self, tok: Tokenizer):
+        self.tok = tok
+        self.vocab_size = tok.get_vocab_size()
+        self._pieces = [self._piece_bytes(i) for i in range(self.vocab_size)]
+
+    def _piece_bytes(self, i: int) -> bytes:
+        s = self.tok.id_to_token(i)
+        if i < len(SPECIALS):
+            return s.encode()
+        return bytes(CHAR_TO_BYTE[c] for c in s)
+
+    def encode(self, text: str) -> list[int]:
+        """Text -> ids. Special-token names in the text (e.g. "[MASK]") become those tokens."""
+        return self.tok.encode(text, add_special_tokens=False).ids
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Concatenate the tokens' bytes; exact inverse of encode() for any text."""
+        return b"".join(self._pieces[i] for i in ids).decode("utf-8", errors="replace")
+
+    def token_str(self, i: int) -> str:
+        """A readable label: spaces shown as ␣, a lone byte of a longer character as <e4>."""
+        if i < len(SPECIALS):
+            return SPECIALS[i]
+        # surrogateescape turns each byte that is not a whole UTF-8 character into U+DC80..U+DCFF
+        raw = self._pieces[i].decode("utf-8", errors="surrogateescape")
+        out = []
+        for ch in raw:
+            if ch in VISIBLE:
+                out.append(VISIBLE[ch])
+            elif 0xDC80 <= ord(ch) <= 0xDCFF:
+                out.append(f"<{ord(ch) - 0xDC00:02x}>")
+            elif ord(ch) < 32 or ord(ch) == 127:
+                out.append(f"<{ord(ch):02x}>")
+            else:
+                out.append(ch)
+        return "".join(out)
+
+    def token_strs(self, ids: Iterable[int]) -> list[str]:
+        return [self.token_str(i) for i in ids]
+
+    def save(self, path: Path) -> None:
+        self.tok.save(str(path))
+
+
+def build_tokenizer(corpus: Iterable[str], vocab_size: int) -> BPETokenizer:
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(CJK), behavior="isolated"),  # one pre-token per CJK character
+            pre_tokenizers.Digits(individual_digits=True),
+            ByteLevel(add_prefix_space=False, use_regex=True),
+        ]
+    )
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=list(SPECIALS),
+        initial_alphabet=ByteLevel.alphabet(),  # all 256 bytes: nothing is ever unknown
+        show_progress=False,
+    )
+    tok.train_from_iterator(corpus, trainer)
+    return BPETokenizer(tok)
+
+
+@lru_cache(maxsize=4)
+def load_tokenizer(path: Path) -> BPETokenizer:
+    return BPETokenizer(Tokenizer.from_file(str(path)))

@@ -1,0 +1,99 @@
+"""The one Transformer: encoder-only, decoder-only and encoder-decoder from the same Block.
+
+Forward passes are pure functions of (module, ids): they return records instead of storing
+anything on the module, because one loaded model is shared by every browser session.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from .blocks import Block, make_norm
+from .config import ModelConfig
+from .positional import sinusoidal_table
+
+# Initial weight spread (GPT-2 / nanoGPT); output projections are further scaled by
+# 1/sqrt(2·n_layers) so the residual stream does not grow with depth (Radford et al. 2019, §2.3).
+INIT_STD = 0.02
+LEARNED_PE_INIT_STD = 0.1
+
+
+class Transformer(nn.Module):
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.cfg = cfg
+        d = cfg.d_model
+        self.tok_emb = nn.Embedding(cfg.vocab_size, d)
+        self.pos_emb = nn.Embedding(cfg.max_len, d) if cfg.positional == "learned" else None
+        if cfg.positional == "sinusoidal":  # fixed, not a parameter: not saved, rebuilt from the formula
+            pe = torch.tensor(sinusoidal_table(cfg.max_len, d), dtype=torch.float32)
+            self.register_buffer("pe", pe, persistent=False)
+        else:
+            self.pe = None
+        has_enc = cfg.arch in ("encoder", "encoder-decoder")
+        has_dec = cfg.arch in ("decoder", "encoder-decoder")
+        cross = cfg.arch == "encoder-decoder"
+        self.encoder = nn.ModuleList(Block(cfg, cross=False) for _ in range(cfg.n_layers)) if has_enc else None
+        self.decoder = nn.ModuleList(Block(cfg, cross=cross) for _ in range(cfg.n_layers)) if has_dec else None
+        # Pre-norm leaves the residual stream un-normalised, so a final norm precedes the head.
+        pre = cfg.norm_position == "pre"
+        self.enc_norm = make_norm(cfg) if has_enc and pre else nn.Identity()
+        self.dec_norm = make_norm(cfg) if has_dec and pre else nn.Identity()
+        self.head = nn.Linear(d, cfg.vocab_size, bias=False)
+        self._init(cfg)
+        if cfg.tie_embeddings:
+            self.head.weight = self.tok_emb.weight
+
+    def _init(self, cfg: ModelConfig) -> None:
+        g = torch.Generator().manual_seed(cfg.seed)
+        for name, p in self.named_parameters():
+            if p.dim() < 2:
+                continue  # norm gains stay 1
+            if name.startswith("tok_emb"):
+                std = cfg.d_model**-0.5  # times sqrt(d) in embed(): unit variance, on par with the PE
+            elif name.startswith("pos_emb"):
+                std = LEARNED_PE_INIT_STD
+            elif name.endswith(("o.weight", "w2.weight")):
+                std = INIT_STD / math.sqrt(2 * cfg.n_layers)
+            else:
+                std = INIT_STD
+            with torch.no_grad():
+                p.copy_(torch.randn(p.shape, generator=g) * std)
+
+    def embed(self, ids: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        """Token embedding · sqrt(d_model) (Vaswani §3.4) plus the additive PE, if any. ids: (B, T)."""
+        x = self.tok_emb(ids) * math.sqrt(self.cfg.d_model)  # (B, T, d)
+        if self.pe is not None:
+            x = x + self.pe[positions]
+        elif self.pos_emb is not None:
+            x = x + self.pos_emb(positions)
+        return x
+
+    def run_stack(self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0):
+        """Embed ids (at positions start..) and run them through blocks.
+
+        Returns (final hidden (B, T, d), per-layer records, residual stream [layers+1] of (B, T, d)).
+        """
+        positions = torch.arange(start, start + ids.shape[1])  # (T,)
+        x = self.embed(ids, positions)
+        stream, records = [x], []
+        for i, block in enumerate(blocks):
+            x, rec = block(x, mask, scale, positions, memory, cross_mask, None if past is None else past[i])
+            stream.append(x)
+            records.append(rec)
+        return x, records, stream
+
+    def forward(self, ids, mask, scale, tgt_ids=None, tgt_mask=None, cross_mask=None):
+        """Logits for training: (B, T, V) of the decoder (or encoder for arch='encoder')."""
+        if self.cfg.arch == "decoder":
+            x, _, _ = self.run_stack(self.decoder, ids, mask, scale)
+            return self.head(self.dec_norm(x))
+        x, _, _ = self.run_stack(self.encoder, ids, mask, scale)
+        memory = self.enc_norm(x)
+        if self.cfg.arch == "encoder":
+            return self.head(memory)
+        y, _, _ = self.run_stack(self.decoder, tgt_ids, tgt_mask, scale, memory, cross_mask)
+        return self.head(self.dec_norm(y))

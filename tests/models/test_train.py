@@ -1,0 +1,72 @@
+"""The training script: reproducible, BERT's masking recipe, batches that teach copying."""
+
+import random
+import shutil
+
+import torch
+
+import models
+from models import data, train
+from models.live import WEIGHTS_DIR
+from models.tokenizer import MASK, SPECIALS, build_tokenizer, load_tokenizer
+
+
+def test_tokenizer_training_is_deterministic():
+    corpus = data.tokenizer_corpus(0)
+    a, b = build_tokenizer(corpus, 2048), build_tokenizer(corpus, 2048)
+    assert a.tok.get_vocab() == b.tok.get_vocab()
+
+
+def test_same_seed_same_weights(tmp_path):
+    shutil.copy(WEIGHTS_DIR / "tokenizer.json", tmp_path / "tokenizer.json")
+    states = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        out.mkdir()
+        shutil.copy(WEIGHTS_DIR / "tokenizer.json", out / "tokenizer.json")
+        train.main(["--arch", "encoder-decoder", "--steps", "3", "--out", str(out), "--no-report"])
+        states.append(torch.load(out / "encoder-decoder.pt", weights_only=True)["state_dict"])
+    load_tokenizer.cache_clear()
+    m = models.load("encoder-decoder", tmp_path / "a")  # what the script writes, the app can load
+    assert m.config.arch == "encoder-decoder"
+    assert states[0].keys() == states[1].keys()
+    assert all(torch.equal(states[0][k], states[1][k]) for k in states[0])
+
+
+def test_bert_masking_recipe_converges_to_15_80_10_10():
+    rng = random.Random(0)
+    ids = list(range(len(SPECIALS), len(SPECIALS) + 1000))
+    chosen = to_mask = to_random = kept = 0
+    for _ in range(20):
+        inp, labels = train.bert_mask(ids, rng, 2048)
+        for x, orig, lab in zip(inp, ids, labels, strict=True):
+            if lab == train.IGNORE:
+                assert x == orig  # tokens not chosen are never changed
+                continue
+            chosen += 1
+            to_mask += x == MASK
+            kept += x == orig
+            to_random += x not in (MASK, orig)
+    assert abs(chosen / 20000 - train.MLM_CHOOSE) < 0.01
+    # a random replacement can land on the original token (1 in ~2000), which counts as kept
+    assert abs(to_mask / chosen - 0.8) < 0.015
+    assert abs(to_random / chosen - 0.1) < 0.01
+    assert abs(kept / chosen - 0.1) < 0.01
+
+
+def test_decoder_batches_hide_the_first_copy_of_a_random_span():
+    tok = models.live.shipped_tokenizer()
+    pool = train.Sentences(tok, seed=1, n=200)
+    rng = random.Random(0)
+    x, y = train.decoder_batch(rng, pool, tok.vocab_size, batch=16, seq_len=64)
+    assert x.shape == y.shape == (16, 64)
+    # where a label is given it is the next input token (a shifted copy)
+    given = y[:, :-1] != train.IGNORE
+    assert torch.equal(y[:, :-1][given], x[:, 1:][given])
+    assert (y == train.IGNORE).any()
+
+
+def test_learning_rate_warms_up_then_decays():
+    lrs = [train.lr_at(s, 1000, 1e-3) for s in range(1000)]
+    assert lrs[0] < lrs[train.WARMUP - 1] == max(lrs)
+    assert abs(lrs[-1] - 1e-4) < 2e-6
