@@ -66,7 +66,10 @@ class ModelConfig:
                 "in GQA every group of query heads shares one key/value head"
             )
         if self.positional == "rope" and self.d_head % 2:
-            raise ValueError(f"RoPE rotates pairs of dimensions: d_head={self.d_head} must be even")
+            raise ValueError(
+                f"RoPE rotates pairs of dimensions: d_head = d_model / n_heads = "
+                f"{self.d_model} / {self.n_heads} = {self.d_head} must be even"
+            )
         if self.positional == "sinusoidal" and self.d_model % 2:
             raise ValueError(f"sinusoidal PE pairs sin and cos: d_model={self.d_model} must be even")
         if self.attn_scale is not None and not (math.isfinite(self.attn_scale) and self.attn_scale > 0):

@@ -51,8 +51,13 @@ class BPETokenizer:
         return bytes(CHAR_TO_BYTE[c] for c in s)
 
     def encode(self, text: str) -> list[int]:
-        """Text -> ids. Special-token names in the text (e.g. "[MASK]") become those tokens."""
-        return self.tok.encode(text, add_special_tokens=False).ids
+        """Text -> ids. Special-token names in the text (e.g. "[MASK]") become those tokens.
+        A lone surrogate (not valid Unicode; no browser sends one) becomes U+FFFD."""
+        try:
+            return self.tok.encode(text, add_special_tokens=False).ids
+        except TypeError:
+            text = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+            return self.tok.encode(text, add_special_tokens=False).ids
 
     def decode(self, ids: Iterable[int]) -> str:
         """Concatenate the tokens' bytes; exact inverse of encode() for any text."""

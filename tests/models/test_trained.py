@@ -43,7 +43,7 @@ def test_decoder_induction_copies_real_english_it_was_not_trained_on():
     """Words from outside the toy language, repeated: the second copy is predicted by copying."""
     m = shipped("decoder")
     span = "machine learning is fun and every student can read the map of the world today"
-    tr = m.run(f"{span} {span}")
+    tr = m.run(f" {span} {span}")  # leading space: both copies tokenize alike
     n = (len(tr.ids) - 1) // 2
     gold = np.array(tr.ids[n + 2 :])
     pred = tr.logits.argmax(-1)[n + 1 : -1]

@@ -1,0 +1,47 @@
+"""Shared fixtures for the model tests.
+
+The machine has two cores and a training job may be running: one torch thread keeps these tiny
+models fast and the timings stable (the default thread pool thrashes against the other job).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import torch
+
+import models
+from models.live import shipped_tokenizer
+from models.tokenizer import BPETokenizer
+
+torch.set_num_threads(1)
+
+# Small enough to run in milliseconds; vocab_size stays the default (2048) because build()
+# attaches the shipped tokenizer, which has exactly that many tokens.
+SMALL = dict(n_layers=2, d_model=32, n_heads=4, d_ff=64, max_len=64)
+
+
+@pytest.fixture(scope="session")
+def tok() -> BPETokenizer:
+    return shipped_tokenizer()
+
+
+@pytest.fixture(scope="session")
+def small_cfg() -> Callable[..., models.ModelConfig]:
+    """small_cfg(arch="decoder", **overrides) -> a small ModelConfig."""
+
+    def make(arch: str = "decoder", **overrides) -> models.ModelConfig:
+        return models.ModelConfig(arch=arch, **{**SMALL, **overrides})
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def small_model(small_cfg) -> Callable[..., models.LiveModel]:
+    """small_model(arch="decoder", **overrides) -> a random-init LiveModel (deterministic from seed)."""
+
+    def make(arch: str = "decoder", **overrides) -> models.LiveModel:
+        return models.build(small_cfg(arch, **overrides))
+
+    return make
