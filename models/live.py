@@ -81,18 +81,16 @@ class LiveModel:
 
     # ------------------------------------------------------------- inputs
     def source_ids(self, text: str) -> tuple[list[int], bool]:
-        """Text -> ids with the architecture's special tokens, cut to max_len."""
+        """Text -> (ids with the architecture's special tokens, cut to max_len; was it cut?).
+
+        Decoder: [BOS] text (so the first word has a position to attend to and a prediction).
+        Encoder: [CLS] text [SEP] (BERT). Encoder-decoder source: text [EOS]."""
         ids = self.tokenizer.encode(text)
-        room = self.config.max_len
-        if self.config.arch == "decoder":
-            ids, room = [BOS, *ids], room  # [BOS] gives the first real token a query with a key
-        elif self.config.arch == "encoder":
-            body = ids[: room - 2]
-            return [CLS, *body, SEP], len(body) < len(ids)
-        else:
-            body = ids[: room - 1]
-            return [*body, EOS], len(body) < len(ids)
-        return ids[:room], len(ids) > room
+        before, after = {"decoder": ([BOS], []), "encoder": ([CLS], [SEP]), "encoder-decoder": ([], [EOS])}[
+            self.config.arch
+        ]
+        room = self.config.max_len - len(before) - len(after)
+        return [*before, *ids[:room], *after], len(ids) > room
 
     def target_ids(self, target: str) -> tuple[list[int], bool]:
         ids = [BOS, *self.tokenizer.encode(target)]

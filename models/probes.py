@@ -14,7 +14,7 @@ import torch
 
 from . import data
 from .live import LiveModel
-from .tokenizer import BOS, CLS, EOS, MASK, SEP, SPECIALS
+from .tokenizer import BOS, EOS, MASK, SPECIALS
 
 HELD_OUT_SEED = 10_000  # training seeds are below this
 
@@ -141,7 +141,3 @@ def alignment_scores(model: LiveModel, pairs: list[data.Pair]) -> tuple[np.ndarr
             count += 1
             chance += len(p.alignment[w]) / cross.shape[-1]
     return hits / count, chance / count
-
-
-def special_ids() -> set[int]:
-    return {BOS, EOS, CLS, SEP, MASK}

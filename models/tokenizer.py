@@ -18,6 +18,7 @@ SPECIALS = ("[PAD]", "[BOS]", "[EOS]", "[MASK]", "[CLS]", "[SEP]")
 PAD, BOS, EOS, MASK, CLS, SEP = range(len(SPECIALS))
 CJK = r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
 
+
 def _bytes_to_unicode() -> dict[int, str]:
     """GPT-2's reversible byte -> printable-character table (Radford et al. 2019, encoder.py)."""
     bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))

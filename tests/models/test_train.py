@@ -66,6 +66,17 @@ def test_decoder_batches_hide_the_first_copy_of_a_random_span():
     assert (y == train.IGNORE).any()
 
 
+def test_repeat_curriculum_targets_only_copyable_tokens():
+    rng = random.Random(0)
+    x, y = train.repeat_batch(rng, 2048, batch=8, seq_len=96)
+    for xs, ys in zip(x.tolist(), y.tolist(), strict=True):
+        first = ys.index(next(v for v in ys if v != train.IGNORE))  # first position with a target
+        span = first  # the first copy (positions 1..span) is never a target
+        assert all(v == train.IGNORE for v in ys[:span])
+        for i in range(span, len(xs) - 1):
+            assert ys[i] == xs[i + 1] == xs[i + 1 - span]  # the target repeats the token one span back
+
+
 def test_learning_rate_warms_up_then_decays():
     lrs = [train.lr_at(s, 1000, 1e-3) for s in range(1000)]
     assert lrs[0] < lrs[train.WARMUP - 1] == max(lrs)

@@ -99,3 +99,14 @@ def test_long_input_is_truncated_and_says_so():
 def test_encoder_decoder_without_target_uses_its_own_greedy_translation():
     tr = shipped("encoder-decoder").run("1234")
     assert "".join(tr.target_tokens[1:]).replace("␣", " ") == "one thousand two hundred thirty four"
+
+
+@pytest.mark.parametrize("name", models.SHIPPED)
+@pytest.mark.parametrize("text", ["", "😀🎉", "<script>alert(1)</script>", "我喜欢机器学习", "\x00\n\t"])
+def test_odd_inputs_give_valid_traces(name, text):
+    tr = shipped(name).run(text)
+    for weights in tr.attention.values():
+        np.testing.assert_allclose(weights.sum(-1), 1.0, atol=1e-5)
+    assert np.isfinite(tr.logits).all()
+    assert shipped(name).tokenizer.decode(tr.ids).replace("[BOS]", "").replace("[CLS]", "").replace(
+        "[SEP]", "").replace("[EOS]", "") == text  # fmt: skip
