@@ -29,7 +29,7 @@ for name in models.SHIPPED:
     rows.append(
         {
             t("col.model", lang): name,
-            t("col.arch", lang): f"{c.norm_position}-norm",
+            t("col.norm_position", lang): c.norm_position,
             t("col.layers", lang): c.n_layers,
             t("col.d_model", lang): c.d_model,
             t("col.heads", lang): c.n_heads,

@@ -270,15 +270,23 @@ def load(name: str, weights_dir: Path = WEIGHTS_DIR) -> LiveModel:
     tok = shipped_tokenizer(weights_dir)
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # truncated, garbage, or not a weights-only checkpoint
+        raise WeightsError(
+            f"The weight file {path} is corrupt: it cannot be read as a checkpoint. Rebuild it with: {rebuild}"
+        ) from e
+    try:
         cfg = ModelConfig.from_dict(ckpt["config"])
         net = Transformer(cfg)
-        net.load_state_dict({k: v.float() for k, v in ckpt["state_dict"].items()}, strict=False)
-        missing = set(net.state_dict()) - set(ckpt["state_dict"]) - ({"head.weight"} if cfg.tie_embeddings else set())
-        if missing:
-            raise KeyError(f"missing tensors: {', '.join(sorted(missing))}")
-    except Exception as e:
-        msg = f"The weight file {path} is corrupt or incompatible ({e}). Rebuild it with: {rebuild}"
-        raise WeightsError(msg) from e
+        state = {k: v.float() for k, v in ckpt["state_dict"].items()}
+        expected = set(net.state_dict()) - ({"head.weight"} if cfg.tie_embeddings else set())
+        if set(state) != expected:
+            raise KeyError(f"tensors differ: {', '.join(sorted(set(state) ^ expected))}")
+        net.load_state_dict(state, strict=False)
+    except Exception as e:  # a checkpoint from another version of the code
+        reason = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        raise WeightsError(
+            f"The weight file {path} is corrupt or does not fit this code ({reason}). Rebuild it with: {rebuild}"
+        ) from e
     if ckpt.get("tokenizer_digest") != file_digest(tokenizer_path(weights_dir)):
         raise WeightsError(
             f"{path} was trained with a different tokenizer than {tokenizer_path(weights_dir)}. "

@@ -14,7 +14,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lang.label": {"en": "Language", "zh": "语言"},
     "models.header": {"en": "Shipped models", "zh": "随附的模型"},
     "col.model": {"en": "model", "zh": "模型"},
-    "col.arch": {"en": "architecture", "zh": "架构"},
+    "col.norm_position": {"en": "norm position", "zh": "归一化位置"},
     "col.layers": {"en": "layers", "zh": "层数"},
     "col.d_model": {"en": "d_model", "zh": "d_model"},
     "col.heads": {"en": "heads", "zh": "头数"},
