@@ -18,7 +18,7 @@ lang = st.sidebar.selectbox("Language / 语言", list(LANGUAGES), format_func=LA
 st.title(t("app.title", lang))
 st.write(t("app.intro", lang))
 st.subheader(t("models.header", lang))
-rows = []
+rows, metrics = [], {}
 for name in models.SHIPPED:
     try:
         m = load_model(name)
@@ -37,7 +37,10 @@ for name in models.SHIPPED:
             t("col.ffn", lang): c.activation,
             t("col.pe", lang): c.positional,
             t("col.params", lang): f"{sum(parameter_counts(c).values()):,}",
-            t("col.metrics", lang): ", ".join(f"{k} {v}" for k, v in m.meta.get("metrics", {}).items()),
         }
     )
+    metrics[name] = m.meta.get("metrics", {})
 st.dataframe(rows, hide_index=True)
+st.subheader(t("col.metrics", lang))
+for name, values in metrics.items():
+    st.text(f"{name}: " + ", ".join(f"{k} = {v:.3g}" for k, v in values.items()))

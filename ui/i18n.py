@@ -22,7 +22,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "col.ffn": {"en": "FFN", "zh": "前馈网络"},
     "col.pe": {"en": "positions", "zh": "位置编码"},
     "col.params": {"en": "parameters", "zh": "参数量"},
-    "col.metrics": {"en": "held-out metrics (measured at training time)", "zh": "留出集指标（训练时测得）"},
+    "col.metrics": {"en": "Held-out metrics (measured after training)", "zh": "留出集指标（训练后测得）"},
     "weights.error": {"en": "This model could not be loaded: {error}", "zh": "无法加载该模型：{error}"},
 }
 
