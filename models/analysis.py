@@ -91,3 +91,48 @@ def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
         "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm,
         "head": 0 if cfg.tie_embeddings else d * v,
     }
+
+
+def attention_rollout(attention: np.ndarray, residual: float = 0.5) -> np.ndarray:
+    """Attention rollout (Abnar & Zuidema 2020): how much each input token flows into each position
+    through all layers. Per layer, heads are averaged and the residual connection is modelled as
+    residual·I + (1 - residual)·A (rows renormalised); layers are multiplied, first layer rightmost.
+
+    attention: [L, H, T, T] self-attention -> [T, T]; rows sum to 1. It is an approximation (it
+    ignores values, FFNs and norms), not what the model computes.
+    """
+    a = np.asarray(attention, dtype=np.float64).mean(axis=1)  # [L, T, T]
+    eye = np.eye(a.shape[-1])
+    out = eye
+    for layer in a:
+        step = residual * eye + (1 - residual) * layer
+        step = step / step.sum(-1, keepdims=True)
+        out = step @ out
+    return out
+
+
+# A head counts as a sink when its queries put at least this much weight, on average, on one key.
+SINK_THRESHOLD = 0.5
+
+
+def attention_sinks(attention: np.ndarray, tokens: list[str], threshold: float = SINK_THRESHOLD) -> list[dict]:
+    """Heads whose queries (position 1 on) send on average >= threshold of their weight to one key
+    that is the first token, a special token or punctuation: an attention sink (Xiao et al. 2023).
+
+    attention: [L, H, T, T] -> [{"layer", "head", "key", "token", "weight"}], 0-based indices."""
+    a = np.asarray(attention, dtype=np.float64)
+    if a.shape[-2] < 2:
+        return []
+    col = a[:, :, 1:, :].mean(axis=2)  # [L, H, T]: mean weight each key receives
+    sinks = []
+    for layer, head in np.ndindex(col.shape[:2]):
+        key = int(col[layer, head].argmax())
+        weight = float(col[layer, head, key])
+        tok = tokens[key].replace("␣", "").strip()
+        if weight >= threshold and (key == 0 or (tok.startswith("[") and tok.endswith("]")) or _is_punct(tok)):
+            sinks.append({"layer": layer, "head": head, "key": key, "token": tokens[key], "weight": weight})
+    return sinks
+
+
+def _is_punct(tok: str) -> bool:
+    return bool(tok) and all(not ch.isalnum() for ch in tok)

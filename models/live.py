@@ -16,7 +16,7 @@ import torch
 from .attention import bidirectional, causal, make_mask
 from .config import ModelConfig
 from .sampling import choose, next_token_probs
-from .tokenizer import BOS, CLS, EOS, SEP, BPETokenizer, load_tokenizer
+from .tokenizer import BOS, CLS, EOS, PAD, SEP, BPETokenizer, load_tokenizer
 from .transformer import Transformer
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -104,23 +104,34 @@ class LiveModel:
         mask: str | None = None,
         prefix_len: int | None = None,
         attn_scale: float | None = None,
+        pad: int = 0,
     ) -> Trace:
         """Run on text. For the encoder-decoder, target=None means the model's own greedy output.
         mask overrides the self-attention mask of the encoder (or of the decoder-only model);
-        prefix_len counts positions of tr.tokens, special tokens included."""
+        prefix_len counts positions of tr.tokens, special tokens included. pad appends that many
+        [PAD] tokens to the (source) input and masks them as keys, as when this text shares a batch
+        with a longer one (the pad positions still get rows: their outputs are simply ignored)."""
         ids, truncated = self.source_ids(text)
         tgt = None
         if self.config.arch == "encoder-decoder":
             if target is None:
-                tgt = [BOS, *(s.token_id for s in self.generate_ids(ids, [BOS]) if s.token_id != EOS)]
+                steps = self.generate_ids(ids, [BOS], max_new_tokens=self.config.max_len)
+                tgt = [BOS, *(s.token_id for s in steps if s.token_id != EOS)]
                 tgt = tgt[: self.config.max_len]
             else:
                 tgt, cut = self.target_ids(target)
                 truncated = truncated or cut
-        return self.run_ids(ids, tgt, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, truncated=truncated)
+        pad = max(0, min(pad, self.config.max_len - len(ids)))
+        ids = ids + [PAD] * pad
+        return self.run_ids(
+            ids, tgt, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, truncated=truncated, pad=pad
+        )
 
     @torch.inference_mode()
-    def run_ids(self, ids, target_ids=None, mask=None, prefix_len=None, attn_scale=None, truncated=False) -> Trace:
+    def run_ids(
+        self, ids, target_ids=None, mask=None, prefix_len=None, attn_scale=None, truncated=False, pad=0
+    ) -> Trace:
+        """The core of run(): ids already carry their special tokens; the last `pad` are padding."""
         cfg, net = self.config, self.net
         kind = mask or cfg.default_mask
         scale = cfg.scale if attn_scale is None else float(attn_scale)
@@ -128,6 +139,8 @@ class LiveModel:
             raise ValueError(f"attn_scale must be > 0, got {attn_scale}")
         src = torch.tensor([ids], dtype=torch.long)  # (1, T)
         main_mask = make_mask(kind, len(ids), prefix_len)  # (T, T)
+        if pad:
+            main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
         att, sco, hid, used = {}, {}, {}, {}
 
         def keep(key, records, field):
@@ -148,7 +161,8 @@ class LiveModel:
             if cfg.arch == "encoder-decoder":
                 tgt_ids = target_ids if target_ids is not None else [BOS]
                 tgt = torch.tensor([tgt_ids], dtype=torch.long)
-                tmask, cmask = causal(len(tgt_ids)), bidirectional(len(tgt_ids), len(ids))
+                tmask = causal(len(tgt_ids))
+                cmask = bidirectional(len(tgt_ids), len(ids)) & (torch.arange(len(ids)) < len(ids) - pad)
                 y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask)
                 keep("decoder.self", drecs, "self")
                 keep("decoder.cross", drecs, "cross")

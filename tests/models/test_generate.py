@@ -144,7 +144,7 @@ def test_encoder_decoder_continues_from_a_target_prefix(small_model):
 def test_run_without_target_uses_the_greedy_output(small_model):
     m = small_model("encoder-decoder", tie_embeddings=False)
     tr = m.run("1234")
-    generated = [s.token_id for s in m.generate("1234", max_new_tokens=32) if s.token_id != EOS]
+    generated = [s.token_id for s in m.generate("1234", max_new_tokens=m.config.max_len) if s.token_id != EOS]
     assert tr.target_ids == [tr.target_ids[0], *generated][: m.config.max_len]
 
 

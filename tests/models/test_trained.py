@@ -110,3 +110,25 @@ def test_odd_inputs_give_valid_traces(name, text):
     assert np.isfinite(tr.logits).all()
     assert shipped(name).tokenizer.decode(tr.ids).replace("[BOS]", "").replace("[CLS]", "").replace(
         "[SEP]", "").replace("[EOS]", "") == text  # fmt: skip
+
+
+@pytest.mark.parametrize("name", models.SHIPPED)
+def test_padding_keys_get_no_weight_and_change_nothing_for_real_tokens(name):
+    m = shipped(name)
+    text = "the cats that the dog sees are happy ." if name != "encoder-decoder" else "1234"
+    plain, padded = m.run(text), m.run(text, pad=3)
+    key = "decoder.self" if name == "decoder" else "encoder.self"
+    n = len(plain.tokens)
+    assert padded.tokens[n:] == ["[PAD]"] * 3
+    assert (padded.attention[key][..., n:] == 0).all()
+    np.testing.assert_allclose(padded.attention[key][:, :, :n, :n], plain.attention[key], atol=1e-5)
+    np.testing.assert_allclose(padded.logits[: len(plain.logits)], plain.logits, atol=1e-4)
+
+
+def test_rollout_and_sinks_on_the_decoder():
+    tr = shipped("decoder").run("the cats that the dog sees are happy .")
+    roll = models.analysis.attention_rollout(tr.attention["decoder.self"])
+    np.testing.assert_allclose(roll.sum(-1), 1.0, atol=1e-9)
+    assert np.allclose(np.triu(roll, 1), 0)  # causal layers compose to a causal flow
+    for s in models.analysis.attention_sinks(tr.attention["decoder.self"], tr.tokens):
+        assert s["weight"] >= models.analysis.SINK_THRESHOLD
