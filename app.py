@@ -1,46 +1,29 @@
-"""Attention Lab entry point. Placeholder until the app shell lands: the shipped models in a table."""
+"""Attention Lab entry point: page config, shared sidebar and prompt, navigation, URL sync."""
 
 import streamlit as st
 
-import models
-from models.analysis import parameter_counts
-from ui.i18n import LANGUAGES, t
+from ui import params, shell, url
+from ui.i18n import t
+from ui.pages import LESSONS
 
-st.set_page_config(page_title="Attention Lab", layout="wide")
+st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide")
+shell.freeze_gc_once()
 
-
-@st.cache_resource
-def load_model(name: str) -> models.LiveModel:
-    return models.load(name)
-
-
-lang = st.sidebar.selectbox("Language / 语言", list(LANGUAGES), format_func=LANGUAGES.get, key="lang")
-st.title(t("app.title", lang))
-st.write(t("app.intro", lang))
-st.subheader(t("models.header", lang))
-rows, metrics = [], {}
-for name in models.SHIPPED:
-    try:
-        m = load_model(name)
-    except models.WeightsError as e:
-        st.error(t("weights.error", lang, error=str(e)))
-        continue
-    c = m.config
-    rows.append(
-        {
-            t("col.model", lang): name,
-            t("col.norm_position", lang): c.norm_position,
-            t("col.layers", lang): c.n_layers,
-            t("col.d_model", lang): c.d_model,
-            t("col.heads", lang): c.n_heads,
-            t("col.norm", lang): c.norm,
-            t("col.ffn", lang): c.activation,
-            t("col.pe", lang): c.positional,
-            t("col.params", lang): f"{sum(parameter_counts(c).values()):,}",
-        }
-    )
-    metrics[name] = m.meta.get("metrics", {})
-st.dataframe(rows, hide_index=True)
-st.subheader(t("col.metrics", lang))
-for name, values in metrics.items():
-    st.text(f"{name}: " + ", ".join(f"{k} = {v:.3g}" for k, v in values.items()))
+ignored = url.restore_once(params.PARAMS)
+settings = shell.sidebar()
+home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)
+lessons = {
+    lesson.name: st.Page(lesson.path, title=t(f"nav.{lesson.name}"), icon=lesson.icon, url_path=lesson.name)
+    for lesson in LESSONS
+}
+page = st.navigation([home, *lessons.values()])
+shell.track("lang", "model", "weights", "present")
+shell.notice_ignored(ignored)
+if page.url_path in lessons:
+    st.title(page.title)
+    shell.prompt_box(settings)
+    shell.track("prompt")
+try:
+    page.run()
+finally:  # also after st.stop() on an empty prompt
+    shell.finish_run()

@@ -1,0 +1,96 @@
+"""Attention Explorer: the prompt's attention per layer and head, as a heatmap, a grid, or lines."""
+
+import numpy as np
+import streamlit as st
+
+import viz
+from models.analysis import attention_rollout, attention_sinks
+from ui import controls, shell, state
+from ui.i18n import md, names, t, viz_labels
+from ui.loaders import greedy_target, trace
+from ui.params import AGGREGATES, VIEWS
+
+settings = state.current()
+model = shell.model_or_stop(settings)
+text = shell.prompt_or_stop(settings, model)
+labels = viz_labels()
+
+target = None
+if model.config.arch == "encoder-decoder":
+    source = (settings.model, settings.weights, text)
+    if "_target_for" not in st.session_state and st.session_state.get("target"):
+        st.session_state["_target_for"] = source  # a target from a shared link is kept
+    if st.session_state.get("_target_for") != source or st.session_state.get("target") is None:
+        st.session_state["_target_for"] = source  # pre-filled with the model's own greedy translation
+        st.session_state["target"] = greedy_target(settings.model, settings.weights, text)
+    target = st.text_input(t("explorer.target"), key="target", live=True, help=t("explorer.target_help"))
+    shell.track("target")
+tr = trace(settings.model, settings.weights, text, target)
+
+st.caption(t("explorer.tokens", n=len(tr.tokens)))
+shell.token_chips(tr.tokens)
+
+kind = controls.attention_kind(tr)
+q_tokens, k_tokens = controls.axis_tokens(tr, kind)
+att = tr.attention[kind]  # [L, H, Tq, Tk]
+for name in ("view", "agg", "autoscale"):
+    state.ensure(name)
+c1, c2 = st.columns([3, 2])
+with c1:
+    st.segmented_control(t("ctl.view"), VIEWS, format_func=names("view"), key="view", required=True)
+with c2:
+    st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
+view, zmax = st.session_state["view"], None if st.session_state["autoscale"] else 1.0
+shell.track("view", "autoscale")
+
+if view == "grid":
+    layer, head = controls.layer_head(model.config)
+    fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.scale, labels=labels)
+    st.plotly_chart(fig, key="grid")
+    st.caption(t("explorer.grid_caption"))
+    shown, what = att, f"{kind} [layers, heads, queries, keys]"
+elif view == "lines":
+    layer, _ = controls.layer_head(model.config, with_head=False)
+    everything = t("ctl.focus_all")
+    focus = st.selectbox(
+        t("ctl.focus"), [None, *range(len(q_tokens))], key="focus",
+        format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
+    )  # fmt: skip
+    fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.scale, labels=labels)
+    st.plotly_chart(fig, key="lines")
+    st.caption(t("explorer.lines_caption"))
+    shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
+else:
+    layer, head = controls.layer_head(model.config)
+    square = kind != "decoder.cross"
+    aggs = AGGREGATES if square else AGGREGATES[:2]
+    if st.session_state["agg"] not in aggs:
+        st.session_state["agg"] = "head"
+    st.segmented_control(t("ctl.agg"), aggs, format_func=names("agg"), key="agg", required=True)
+    shell.track("agg")
+    agg = st.session_state["agg"]
+    if agg == "mean":
+        shown, title = att[layer].mean(axis=0), t("explorer.mean_title", layer=layer + 1)
+    elif agg == "rollout":
+        shown, title = attention_rollout(att), t("explorer.rollout_title")
+        st.caption(t("explorer.rollout_caption"))
+    else:
+        shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
+    fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
+    st.plotly_chart(fig, key="heatmap")
+    what = f"{kind} {title}"
+
+if kind != "decoder.cross":
+    sinks = attention_sinks(att, q_tokens)
+    if sinks:
+        heads = ", ".join(f"L{s['layer'] + 1}H{s['head'] + 1}→{s['token']} ({s['weight']:.0%})" for s in sinks)
+        st.info(t("explorer.sinks", heads=md(heads)))
+
+st.markdown(t("explorer.explain"))
+st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V")
+st.caption(t("explorer.source", d_k=model.config.d_head, scale=f"{model.config.scale:.4f}"))
+
+d1, d2 = st.columns(2)
+d1.download_button(t("download.json"), viz.attention_json(shown, q_tokens, k_tokens, what), "attention.json")
+if np.ndim(shown) == 2:
+    d2.download_button(t("download.csv"), viz.attention_csv(shown, q_tokens, k_tokens), "attention.csv", "text/csv")

@@ -1,0 +1,14 @@
+"""Home: what the app is, in three sentences, and a link to each lesson."""
+
+import streamlit as st
+
+from ui.i18n import t
+from ui.pages import LESSONS
+
+st.title(t("app.title"))
+st.markdown(t("home.intro"))
+for page in LESSONS:
+    st.page_link(page.path, label=t(f"nav.{page.name}"), icon=page.icon)
+    st.caption(t(f"home.{page.name}"))
+st.divider()
+st.caption(t("home.models"))

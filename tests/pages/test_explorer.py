@@ -1,0 +1,101 @@
+"""Attention Explorer through AppTest: the figures carry the model's real attention."""
+
+import numpy as np
+import pytest
+
+import models
+import viz
+from tests.pages.apptest import array, figures, heatmaps, open_app, set_prompt
+
+PROMPT = "the cats that the dog sees are happy ."
+
+
+def test_heatmap_shows_the_prompt_tokens_and_causal_rows():
+    at = open_app("explorer", prompt=PROMPT)
+    (hm,) = heatmaps(at)
+    tokens = models.load("decoder").run(PROMPT).tokens
+    assert hm["y"] == viz.axis_labels(tokens) and hm["x"] == viz.axis_labels(tokens)
+    z = array(hm["z"])
+    np.testing.assert_allclose(z.sum(-1), 1.0, atol=1e-5)
+    assert (np.triu(z, 1) == 0).all()  # the decoder is causal: no weight on later keys
+    np.testing.assert_allclose(z, models.load("decoder").run(PROMPT).attention["decoder.self"][0, 0], atol=1e-6)
+
+
+def test_layer_and_head_select_the_matching_matrix():
+    at = open_app("explorer", prompt=PROMPT, layer="2", head="3")
+    z = array(heatmaps(at)[0]["z"])
+    np.testing.assert_allclose(z, models.load("decoder").run(PROMPT).attention["decoder.self"][1, 2], atol=1e-6)
+    at.segmented_control(key="head").set_value(0).run()
+    z = array(heatmaps(at)[0]["z"])
+    np.testing.assert_allclose(z, models.load("decoder").run(PROMPT).attention["decoder.self"][1, 0], atol=1e-6)
+
+
+def test_encoder_is_bidirectional():
+    at = open_app("explorer", prompt=PROMPT, model="encoder")
+    hm = heatmaps(at)[0]
+    assert hm["y"][0] == "0 [CLS]" and hm["y"][-1].endswith("[SEP]")
+    assert (np.triu(array(hm["z"]), 1) > 0).any()
+
+
+def test_mean_and_rollout_are_labelled_and_rows_sum_to_one():
+    at = open_app("explorer", prompt=PROMPT)
+    tr = models.load("decoder").run(PROMPT)
+    at.segmented_control(key="agg").set_value("mean").run()
+    np.testing.assert_allclose(array(heatmaps(at)[0]["z"]), tr.attention["decoder.self"][0].mean(0), atol=1e-5)
+    at.segmented_control(key="agg").set_value("rollout").run()
+    fig = figures(at)[0]
+    assert "rollout" in fig["layout"]["title"]["text"].lower()
+    np.testing.assert_allclose(array(fig["data"][0]["z"]).sum(-1), 1.0, atol=1e-6)
+
+
+def test_grid_is_one_figure_with_every_head():
+    at = open_app("explorer", prompt=PROMPT, view="grid")
+    (fig,) = figures(at)
+    assert len([t for t in fig["data"] if t["type"] == "heatmap"]) == 2 * 4
+
+
+def test_head_view_draws_lines_for_every_head():
+    at = open_app("explorer", prompt=PROMPT, view="lines")
+    (fig,) = figures(at)
+    names = {t.get("legendgroup") for t in fig["data"] if t.get("legendgroup")}
+    assert len(names) == 4
+
+
+def test_encoder_decoder_prefills_its_own_translation_and_shows_cross_attention():
+    at = open_app("explorer", prompt="1234", model="encoder-decoder")
+    assert at.text_input(key="target").value == "one thousand two hundred thirty four"
+    at.radio(key="attn").set_value("decoder.cross").run()
+    hm = heatmaps(at)[0]
+    assert hm["x"] == viz.axis_labels(["1", "2", "3", "4", "[EOS]"])
+    assert len(hm["y"]) == 1 + len(["one", "thousand", "two", "hundred", "thirty", "four"])  # [BOS] + words
+    at.text_input(key="target").input("one").run()
+    assert len(heatmaps(at)[0]["y"]) == 2
+
+
+@pytest.mark.parametrize("lang,label", [("en", "Layer"), ("zh", "层")])
+def test_language_switch_translates_controls(lang, label):
+    at = open_app("explorer", prompt=PROMPT, lang=lang)
+    assert at.segmented_control(key="layer").label == label
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["   ", "a" * 10_000, "我喜欢机器学习", "😀🎉👍", "<script>alert(1)</script>", "$x$ **bold** [link](http://x)"],
+)
+@pytest.mark.parametrize("model", models.SHIPPED)
+def test_hostile_prompts_give_notices_not_tracebacks(text, model):
+    at = open_app("explorer", model=model)
+    set_prompt(at, text)
+    if not text.strip():
+        assert at.info and not heatmaps(at)
+        return
+    if len(text) > 1000:
+        assert any("at most" in w.value for w in at.warning)
+    hm = heatmaps(at)[0]
+    assert all(not label.count("<script") for label in hm["y"])  # escaped for Plotly: &lt;script
+
+
+def test_empty_prompt_gives_a_hint():
+    at = open_app("explorer")
+    set_prompt(at, "")
+    assert any("Type a prompt" in i.value for i in at.info)

@@ -1,0 +1,59 @@
+"""Controls that more than one page draws (layer, head, which attention), bound to the URL."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import models
+
+from . import shell, state
+from .i18n import names, t
+from .params import ATTENTION_KINDS
+
+
+def _clamp(name: str, n: int) -> int:
+    """A layer/head index from the URL that this model does not have falls back to the first."""
+    state.ensure(name)
+    if st.session_state[name] is None or st.session_state[name] >= n:
+        if st.session_state[name] is not None:
+            st.toast(t("url.out_of_range", name=name, value=st.session_state[name] + 1, n=n))
+        st.session_state[name] = 0
+    return st.session_state[name]
+
+
+def layer_head(cfg: models.ModelConfig, with_head: bool = True) -> tuple[int, int]:
+    _clamp("layer", cfg.n_layers)
+    _clamp("head", cfg.n_heads)
+    cols = st.columns(2)
+    with cols[0]:
+        st.segmented_control(
+            t("ctl.layer"), list(range(cfg.n_layers)), format_func=lambda i: str(i + 1), key="layer", required=True
+        )
+    if with_head:
+        with cols[1]:
+            st.segmented_control(
+                t("ctl.head"), list(range(cfg.n_heads)), format_func=lambda i: str(i + 1), key="head", required=True
+            )
+    shell.track("layer", "head")
+    return st.session_state["layer"], st.session_state["head"]
+
+
+def attention_kind(trace: models.Trace) -> str:
+    """Which attention of the trace to show; only the encoder-decoder has a choice."""
+    kinds = [k for k in ATTENTION_KINDS if k in trace.attention]
+    if st.session_state.get("attn") not in kinds:
+        st.session_state["attn"] = kinds[0]
+    if len(kinds) > 1:
+        st.radio(t("ctl.attn"), kinds, format_func=names("attn"), key="attn", horizontal=True)
+        shell.track("attn")
+    return st.session_state["attn"]
+
+
+def axis_tokens(trace: models.Trace, kind: str) -> tuple[list[str], list[str]]:
+    """(query tokens, key tokens) of an attention kind: cross-attention is target rows × source keys."""
+    target = trace.target_tokens or []
+    if kind == "encoder.self":
+        return trace.tokens, trace.tokens
+    if kind == "decoder.cross":
+        return target, trace.tokens
+    return (target, target) if trace.target_tokens is not None else (trace.tokens, trace.tokens)

@@ -1,0 +1,44 @@
+"""Cached models and traces: the rerun path does no training, no disk I/O and no model rebuild.
+
+Models are st.cache_resource (one shared, read-only instance for every session); traces are
+st.cache_data keyed by everything that determines them.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import models
+
+
+@st.cache_resource(show_spinner=False)
+def get_model(name: str, weights: str = "trained") -> models.LiveModel:
+    """The shipped model, or a random-init one with the same config (seed 0) to compare against."""
+    trained = models.load(name)
+    return trained if weights == "trained" else models.build(trained.config)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def trace(
+    name: str,
+    weights: str,
+    text: str,
+    target: str | None = None,
+    mask: str | None = None,
+    prefix_len: int | None = None,
+    pad: int = 0,
+) -> models.Trace:
+    return get_model(name, weights).run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def trace_ids(name: str, weights: str, ids: tuple[int, ...], mask: str | None = None) -> models.Trace:
+    return get_model(name, weights).run_ids(list(ids), mask=mask)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def greedy_target(name: str, weights: str, text: str) -> str:
+    """The encoder-decoder's own translation of text (to pre-fill the target box)."""
+    m = get_model(name, weights)
+    tr = m.run(text)
+    return m.tokenizer.decode(tr.target_ids[1:])

@@ -1,0 +1,22 @@
+"""The lesson pages, in menu order. Adding a lesson is one line here (plus its strings in i18n).
+
+They live in lessons/, not pages/: Streamlit still auto-discovers a pages/ folder next to the
+entry point, and on a fresh server a URL like /masks then ran the page alone, without app.py's
+sidebar and prompt (st.navigation's own advice is to rename the folder).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str  # also the URL path and the i18n key suffix (nav.<name>, home.<name>)
+    path: str
+    icon: str
+    prompt: bool = True  # shows the shared prompt box
+
+
+LESSONS = [
+    Lesson("explorer", "lessons/explorer.py", ":material/grid_on:"),
+    Lesson("masks", "lessons/masks.py", ":material/filter_alt:"),
+]

@@ -1,0 +1,146 @@
+"""The parts every page shares: sidebar (language, model, weights, presentation mode) and prompt box."""
+
+from __future__ import annotations
+
+import gc
+import re
+
+import streamlit as st
+
+import models
+
+from . import params, state, url
+from .i18n import md, names, t
+from .loaders import get_model
+
+EXAMPLES = {
+    "decoder": [
+        "the cats that the dog sees are happy .",
+        "alice met bob at the park . then alice gave bob a",
+        "machine learning is fun . machine learning is",
+        "( [ { } ] ) < ( [",
+        "小明说小红喜欢苹果。小明说小红喜欢",
+    ],
+    "encoder": [
+        "the [MASK] that the dog sees are happy .",
+        "the cat that the [MASK] see is tired .",
+        "alice found a key . alice gave the key to bob .",
+        "小明在公园吃[MASK]。",
+    ],
+    "encoder-decoder": ["1234", "一千二百三十四", "9071", "15", "八千零六"],
+}
+
+NUMERALS = "零一二三四五六七八九十百千"  # the Chinese numerals the encoder-decoder was trained on
+
+# Static CSS (never user text): larger type for a projector at the back of a room.
+PRESENTATION_CSS = """<style>
+html { font-size: 20px; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
+</style>"""
+
+
+_gc_frozen = False
+
+
+def freeze_gc_once() -> None:
+    """Move the objects alive after start-up (torch, plotly, the models) out of the collector's
+    reach: full collections then scan only what reruns create (measured: 182 -> 36 ms a rerun)."""
+    global _gc_frozen
+    if not _gc_frozen:
+        gc.collect()
+        gc.freeze()
+        _gc_frozen = True
+
+
+def sidebar() -> state.Settings:
+    for name in state.SHARED:
+        state.ensure(name)
+    with st.sidebar:
+        st.selectbox("Language / 语言", list(params.LANGUAGES), format_func=params.LANGUAGES.get, key="lang")
+        st.selectbox(t("model.label"), list(models.SHIPPED), format_func=names("model"), key="model")
+        st.segmented_control(
+            t("weights.label"),
+            list(params.WEIGHTS),
+            format_func=names("weights"),
+            key="weights",
+            required=True,
+            help=t("weights.help"),
+        )
+        st.toggle(t("present.label"), key="present", help=t("present.help"))
+    settings = state.current()
+    if settings.present:
+        st.html(PRESENTATION_CSS)
+    return settings
+
+
+def _use_example(model: str) -> None:
+    choice = st.session_state.get("example")
+    if choice is not None:
+        st.session_state["prompt"] = EXAMPLES[model][choice]
+        st.session_state["example"] = None
+
+
+def prompt_box(settings: state.Settings) -> None:
+    """One prompt for every page; figures follow it while the user types (250 ms pause)."""
+    st.text_input(t("prompt.label"), key="prompt", live=True, placeholder=t("prompt.placeholder"))
+    st.pills(
+        t("prompt.examples"),
+        list(range(len(EXAMPLES[settings.model]))),
+        format_func=lambda i: EXAMPLES[settings.model][i],
+        key="example",
+        on_change=_use_example,
+        args=(settings.model,),
+    )
+
+
+def model_or_stop(settings: state.Settings) -> models.LiveModel:
+    """The selected model; on missing or corrupt weights a message naming the rebuild command."""
+    try:
+        return get_model(settings.model, settings.weights)
+    except models.WeightsError as e:
+        st.error(t("weights.error", error=md(e)))
+        st.stop()
+
+
+def prompt_or_stop(settings: state.Settings, model: models.LiveModel) -> str:
+    """The prompt, with a hint when empty and a notice when it will be truncated."""
+    text = settings.prompt
+    if not text.strip():
+        st.info(t("prompt.empty"))
+        st.stop()
+    if model.source_ids(text)[1]:
+        n = len(model.tokenizer.encode(text))
+        st.warning(t("prompt.truncated", n=n, max_len=model.config.max_len))
+    if settings.model == "encoder-decoder" and not any(ch.isdigit() or ch in NUMERALS for ch in text):
+        st.info(t("prompt.numbers_hint"))
+    return text
+
+
+def code_span(text: str) -> str:
+    """Markdown inline code that shows text exactly (a fence longer than any backtick run in it)."""
+    run = max((len(r) for r in re.findall("`+", text)), default=0)
+    fence = "`" * (run + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def token_chips(tokens: list[str]) -> None:
+    """The prompt as the model reads it, one chip per token. Inline code reflows on any screen
+    width and shows the text literally (no Markdown, HTML or math inside a code span)."""
+    st.markdown(" ".join(code_span(tok) for tok in tokens))
+
+
+def notice_ignored(ignored: list[tuple[str, str]]) -> None:
+    if ignored:
+        names = ", ".join(f"{k}={v[:30]}" for k, v in ignored)
+        st.warning(t("url.ignored", params=md(names)))
+
+
+def track(*names: str) -> None:
+    """Declare URL parameters this run shows (synced to the URL at the end of the run)."""
+    st.session_state.setdefault("_url_names", [])
+    st.session_state["_url_names"] += [n for n in names if n not in st.session_state["_url_names"]]
+
+
+def finish_run() -> None:
+    url.sync(params.PARAMS, st.session_state.pop("_url_names", []))

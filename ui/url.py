@@ -1,0 +1,87 @@
+"""Page state <-> URL query string, so a teacher can share exactly what is on screen.
+
+Widget keys double as parameter names. Values in the URL are language-neutral codes (a link
+made in the Chinese UI opens the same view in English), parsed and checked here: a nonsense
+value falls back to the default and the page says so once, never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+MAX_PROMPT_CHARS = 10_000  # longer URL text is cut; the model truncates far earlier anyway
+
+
+@dataclass(frozen=True)
+class Param:
+    default: Any
+    parse: Callable[[str], Any]  # raises ValueError on nonsense
+    dump: Callable[[Any], str] = str
+
+
+def choice(*options: str) -> Callable[[str], str]:
+    def parse(raw: str) -> str:
+        if raw not in options:
+            raise ValueError(raw)
+        return raw
+
+    return parse
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        value = int(raw)
+        if not low <= value <= high:
+            raise ValueError(raw)
+        return value
+
+    return parse
+
+
+def boolean(raw: str) -> bool:
+    if raw not in ("0", "1"):
+        raise ValueError(raw)
+    return raw == "1"
+
+
+def text(raw: str) -> str:
+    return raw[:MAX_PROMPT_CHARS]
+
+
+BOOL = {"parse": boolean, "dump": lambda v: "1" if v else "0"}
+
+
+def restore_once(params: dict[str, Param]) -> list[tuple[str, str]]:
+    """On a session's first run, copy valid URL parameters into widget state.
+
+    Returns (name, raw value) of every parameter that was ignored, for one notice."""
+    if st.session_state.get("_url_restored"):
+        return []
+    st.session_state["_url_restored"] = True
+    ignored = []
+    for name, raw in st.query_params.to_dict().items():
+        param = params.get(name)
+        if param is None:
+            ignored.append((name, raw))
+            continue
+        try:
+            st.session_state[name] = param.parse(raw)
+        except (ValueError, TypeError):
+            ignored.append((name, raw))
+    return ignored
+
+
+def sync(params: dict[str, Param], names: list[str]) -> None:
+    """Mirror the current widget values of `names` to the URL; defaults are left out."""
+    wanted = {}
+    for name in names:
+        param = params[name]
+        value = st.session_state.get(name, param.default)
+        if value != param.default and value is not None:
+            wanted[name] = param.dump(value)
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)

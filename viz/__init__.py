@@ -1,0 +1,47 @@
+"""viz: pure figure functions, numpy arrays + labels -> plotly Figure. No streamlit, no torch.
+
+Every figure takes scale (1.0 on screen, about 1.5 on a projector) and a Labels with the words
+it shows, so pages choose the language and size; every token drawn is HTML-escaped.
+"""
+
+from viz.attention import heads_grid, heatmap, mask_heatmap
+from viz.change import change_bars
+from viz.check import check_attention
+from viz.export import attention_csv, attention_json
+from viz.head_view import head_view
+from viz.labels import ENGLISH, Labels, axis_labels, escape
+from viz.palette import (
+    ATTENTION_COLORSCALE,
+    CHANGED,
+    HEAD_COLORS,
+    MASK_COLORS,
+    UNCHANGED,
+    base_layout,
+    font_size,
+    head_color,
+)
+from viz.tokens import token_strip
+
+__all__ = [
+    "ATTENTION_COLORSCALE",
+    "CHANGED",
+    "ENGLISH",
+    "HEAD_COLORS",
+    "MASK_COLORS",
+    "UNCHANGED",
+    "Labels",
+    "attention_csv",
+    "attention_json",
+    "axis_labels",
+    "base_layout",
+    "change_bars",
+    "check_attention",
+    "escape",
+    "font_size",
+    "head_color",
+    "head_view",
+    "heads_grid",
+    "heatmap",
+    "mask_heatmap",
+    "token_strip",
+]

@@ -1,0 +1,210 @@
+"""Attention as a matrix: one head's [queries, keys] heatmap, every head at once, and the mask.
+
+Row i answers "when computing position i, how much did it read from each key?"; each row of
+weights sums to 1 (softmax). Query 0 is at the top so the matrix reads like the prompt, and a
+causal model shows its lower-triangular shape at a glance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from viz.axes import as_float, grid_height, resolve_zmax, square_cells, token_axis
+from viz.change import change_bars
+from viz.check import check_attention, check_index
+from viz.head_view import head_view
+from viz.labels import ENGLISH, Labels, axis_labels, escape
+from viz.palette import ATTENTION_COLORSCALE, MASK_COLORS, OUTLINE, base_layout, font_size
+from viz.tokens import token_strip
+
+# The other figures live in files named for what they draw; re-exported so that
+# `from viz.attention import head_view` (the layout first planned) works too.
+__all__ = ["change_bars", "head_view", "heads_grid", "heatmap", "mask_heatmap", "token_strip"]
+
+MANY_CELLS_GAP = 64  # up to this many tokens, cells get a 1 px gap so single cells stand out
+
+
+def _hover(labels: Labels, last: str) -> str:
+    return f"{escape(labels.query)}: %{{y}}<br>{escape(labels.key)}: %{{x}}<br>{last}<extra></extra>"
+
+
+def heatmap(
+    weights: np.ndarray,
+    query_tokens: list[str],
+    key_tokens: list[str],
+    *,
+    title: str = "",
+    zmax: float | None = 1.0,
+    scale: float = 1.0,
+    labels: Labels = ENGLISH,
+) -> go.Figure:
+    """One head's attention weights [Tq, Tk] as a heatmap, query 0 at the top.
+
+    zmax=1.0 keeps colours comparable across heads; zmax=None stretches the colours to this
+    head's largest weight (useful for diffuse heads whose weights are all small).
+    """
+    w = as_float(check_attention(weights, query_tokens, key_tokens))  # [Tq, Tk]
+    n_q = w.shape[0]
+    fig = go.Figure(
+        go.Heatmap(
+            z=w,
+            x=axis_labels(key_tokens),
+            y=axis_labels(query_tokens),
+            zmin=0.0,
+            zmax=resolve_zmax(w, zmax),
+            colorscale=ATTENTION_COLORSCALE,
+            colorbar=dict(title=dict(text=escape(labels.weight)), thickness=round(14 * scale)),
+            hovertemplate=_hover(labels, f"{escape(labels.weight)}: %{{z:.3f}}"),
+        )
+    )
+    fig.update_layout(
+        **base_layout(scale),
+        height=grid_height(n_q, scale),
+        xaxis=token_axis(fig.data[0].x, labels.key, scale, angle=True),
+        yaxis=token_axis(fig.data[0].y, labels.query, scale, reverse=True),
+    )
+    square_cells(fig)
+    if title:
+        fig.update_layout(title_text=escape(title))
+    return fig
+
+
+def heads_grid(
+    attention: np.ndarray,
+    *,
+    zmax: float | None = 1.0,
+    selected: tuple[int, int] | None = None,
+    scale: float = 1.0,
+    labels: Labels = ENGLISH,
+) -> go.Figure:
+    """Every head of every layer [L, H, Tq, Tk] as small heatmaps in one figure (BertViz "model view").
+
+    The point is comparison: heads in one model learn different patterns (previous token, first
+    token, same word). All cells share one colour axis, so a dark cell means the same everywhere.
+    Trace l*H + h is layer l, head h (a click's curveNumber tells the page which head to open).
+    """
+    a = as_float(check_attention(attention, what="attention", ndim=4))  # [L, H, Tq, Tk]
+    n_layers, n_heads = a.shape[:2]
+    name = [
+        [f"{escape(labels.layer)} {layer + 1} · {escape(labels.head)} {head + 1}" for head in range(n_heads)]
+        for layer in range(n_layers)
+    ]
+    gap_px = 2.2 * font_size(scale)  # room for each row's subplot titles
+    cell_px = (130 if n_heads <= 6 else 100) * scale
+    plot_px = n_layers * cell_px + (n_layers - 1) * gap_px
+    fig = make_subplots(
+        rows=n_layers,
+        cols=n_heads,
+        # Column headers name the heads, row axis titles the layers: short enough for a phone.
+        subplot_titles=[f"{escape(labels.head)} {head + 1}" for head in range(n_heads)],
+        horizontal_spacing=min(0.03, 0.5 / max(n_heads - 1, 1)),
+        vertical_spacing=gap_px / plot_px if n_layers > 1 else 0.0,
+    )
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            fig.add_trace(
+                go.Heatmap(
+                    z=a[layer, head],  # [Tq, Tk]; x, y default to positions 0..T-1
+                    coloraxis="coloraxis",
+                    name=name[layer][head],
+                    # x and y are positions here, not tokens: the grid has no room for token labels.
+                    hovertemplate=f"{name[layer][head]}<br>" + _hover(labels, f"{escape(labels.weight)}: %{{z:.3f}}"),
+                ),
+                row=layer + 1,
+                col=head + 1,
+            )
+    layout = base_layout(scale)
+    layout["margin"]["t"] = round(gap_px + 10 * scale)
+    fig.update_layout(
+        **layout,
+        height=round(plot_px + layout["margin"]["t"] + layout["margin"]["b"]),
+        coloraxis=dict(
+            colorscale=ATTENTION_COLORSCALE,
+            cmin=0.0,
+            cmax=resolve_zmax(a, zmax),
+            colorbar=dict(title=dict(text=escape(labels.weight)), thickness=round(14 * scale)),
+        ),
+    )
+    fig.update_annotations(font_size=font_size(scale), yshift=round(5 * scale))  # clear of the selection outline
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="")
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, ticks="", autorange="reversed")
+    for layer in range(n_layers):
+        fig.update_yaxes(title_text=f"{escape(labels.layer)} {layer + 1}", row=layer + 1, col=1)
+    if selected is not None:
+        layer = check_index(selected[0], n_layers, "selected layer")
+        head = check_index(selected[1], n_heads, "selected head")
+        pad = 0.02
+        fig.add_shape(
+            type="rect",
+            xref="x domain",
+            yref="y domain",
+            x0=-pad,
+            x1=1 + pad,
+            y0=-pad,
+            y1=1 + pad,
+            line=dict(color=OUTLINE, width=3 * scale),
+            row=layer + 1,
+            col=head + 1,
+        )
+    return fig
+
+
+def mask_heatmap(
+    mask: np.ndarray,
+    query_tokens: list[str],
+    key_tokens: list[str],
+    *,
+    scale: float = 1.0,
+    labels: Labels = ENGLISH,
+) -> go.Figure:
+    """Which keys each query may attend to [Tq, Tk] (True = allowed), in two flat colours.
+
+    The mask is added to the scores before softmax (-inf where blocked), so a blocked cell gets
+    weight exactly 0: compare this picture with the attention heatmap of the same prompt.
+    """
+    m = check_attention(mask, query_tokens, key_tokens, what="mask").astype(bool)  # [Tq, Tk]
+    x, y = axis_labels(key_tokens), axis_labels(query_tokens)
+    gap = 1 if max(m.shape) <= MANY_CELLS_GAP else 0
+    fig = go.Figure()
+    # One flat-coloured heatmap per kind (NaN elsewhere): each carries its own hover word.
+    for kind, cells in (("allowed", m), ("blocked", ~m)):
+        word = escape(getattr(labels, kind))
+        fig.add_trace(
+            go.Heatmap(
+                z=np.where(cells, 1.0, np.nan).astype(np.float32),
+                x=x,
+                y=y,
+                zmin=0.0,
+                zmax=1.0,
+                colorscale=[[0.0, MASK_COLORS[kind]], [1.0, MASK_COLORS[kind]]],
+                showscale=False,
+                hoverongaps=False,
+                xgap=gap,
+                ygap=gap,
+                name=word,
+                hovertemplate=_hover(labels, f"<b>{word}</b>"),
+            )
+        )
+    for kind in ("allowed", "blocked"):  # legend swatches
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                marker=dict(symbol="square", size=font_size(scale), color=MASK_COLORS[kind], line=dict(width=0)),
+                name=escape(getattr(labels, kind)),
+                hoverinfo="skip",
+            )
+        )
+    fig.update_layout(
+        **base_layout(scale),
+        height=grid_height(m.shape[0], scale),
+        xaxis=token_axis(x, labels.key, scale, angle=True),
+        yaxis=token_axis(y, labels.query, scale, reverse=True),
+        showlegend=True,
+        legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"),
+    )
+    square_cells(fig)
+    return fig
