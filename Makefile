@@ -3,8 +3,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BROWSER := $(VENV)/.browser
 
-.PHONY: setup run test lint weights bench clean
+.PHONY: setup browser run test lint weights bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -13,10 +14,23 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 setup: $(STAMP)
 
+# The end-to-end tests drive Debian's Chromium (never a downloaded browser); fonts-noto-cjk so
+# Chinese renders as characters, not boxes. Installed once; skipped (tests then skip) without root.
+$(BROWSER):
+	@if [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null; \
+	elif command -v sudo >/dev/null; then \
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null; \
+	else echo "Chromium not installed and no root: the browser tests will be skipped"; fi
+	@mkdir -p $(VENV) && touch $@
+
+browser: $(BROWSER)
+
 run: setup  ## serve the app on http://localhost:8501 with the shipped models
 	$(VENV)/bin/streamlit run app.py --server.port 8501 --server.headless true --browser.gatherUsageStats false
 
-test: setup  ## lint, then every test
+test: setup browser  ## lint, then every test (model, figure, page and real-browser tests)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
