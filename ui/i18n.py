@@ -20,7 +20,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.masks": {"en": "Masks", "zh": "掩码"},
     "model.label": {"en": "Model", "zh": "模型"},
     "model.encoder": {"en": "Encoder-only (BERT-style)", "zh": "仅编码器（BERT 式）"},
-    "model.decoder": {"en": "Decoder-only (GPT/Llama-style)", "zh": "仅解码器（GPT/Llama 式）"},
+    "model.decoder": {"en": "Decoder-only (GPT-style)", "zh": "仅解码器（GPT 式）"},
     "model.encoder-decoder": {
         "en": "Encoder-decoder (original Transformer)",
         "zh": "编码器-解码器（原始 Transformer）",
