@@ -23,7 +23,5 @@ if page.url_path in lessons:
     st.title(page.title)
     shell.prompt_box(settings)
     shell.track("prompt")
-try:
-    page.run()
-finally:  # also after st.stop() on an empty prompt
-    shell.finish_run()
+page.run()
+shell.finish_run()  # a page that stops early calls it itself (shell.stop)

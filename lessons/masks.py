@@ -60,7 +60,7 @@ pos, word = st.session_state["pos"], st.session_state["word"] or ""
 new = model.tokenizer.encode((" " if base.tokens[pos].startswith("␣") else "") + word.strip())
 if not word.strip() or not new:
     st.info(t("masks.word_empty"))
-    st.stop()
+    shell.stop()
 changed = list(base.ids)
 changed[pos] = new[0]
 st.caption(t("masks.replaced", pos=pos, old=md(base.tokens[pos]), new=md(model.tokenizer.token_str(new[0]))))

@@ -107,7 +107,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "agg.mean": {"en": "mean over heads", "zh": "各头平均"},
     "agg.rollout": {"en": "attention rollout", "zh": "注意力展开（rollout）"},
     # ---------------------------------------------------------------- explorer
-
     "explorer.target": {"en": "Target (decoder input)", "zh": "目标（解码器输入）"},
     "explorer.target_help": {
         "en": "Pre-filled with the model's own greedy translation; edit it to see how the decoder attends "
@@ -162,7 +161,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "download.json": {"en": "Download shown attention (JSON)", "zh": "下载所示注意力（JSON）"},
     "download.csv": {"en": "Download shown attention (CSV)", "zh": "下载所示注意力（CSV）"},
     # ---------------------------------------------------------------- masks
-
     "masks.intro": {
         "en": "A mask decides which keys each query may attend to: blocked scores are set to −∞ before the "
         "softmax, so they get weight exactly 0. Below, the **same weights** run under each mask; the "

@@ -6,6 +6,9 @@ st.cache_data keyed by everything that determines them.
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import streamlit as st
 
 import models
@@ -18,7 +21,13 @@ def get_model(name: str, weights: str = "trained") -> models.LiveModel:
     return trained if weights == "trained" else models.build(trained.config)
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+def _slim(tr: models.Trace) -> models.Trace:
+    """Drop what these pages do not draw (pre-softmax scores, vocabulary logits): a 256-token trace
+    falls from 6.8 to about 2.5 MB, and live typing adds one cache entry per pause."""
+    return dataclasses.replace(tr, scores={}, logits=np.zeros((0, 0), np.float32))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
 def trace(
     name: str,
     weights: str,
@@ -28,15 +37,15 @@ def trace(
     prefix_len: int | None = None,
     pad: int = 0,
 ) -> models.Trace:
-    return get_model(name, weights).run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad)
+    return _slim(get_model(name, weights).run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad))
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+@st.cache_data(show_spinner=False, max_entries=64)
 def trace_ids(name: str, weights: str, ids: tuple[int, ...], mask: str | None = None) -> models.Trace:
-    return get_model(name, weights).run_ids(list(ids), mask=mask)
+    return _slim(get_model(name, weights).run_ids(list(ids), mask=mask))
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+@st.cache_data(show_spinner=False, max_entries=64)
 def greedy_target(name: str, weights: str, text: str) -> str:
     """The encoder-decoder's own translation of text (to pre-fill the target box)."""
     m = get_model(name, weights)

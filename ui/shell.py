@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import re
+from typing import NoReturn
 
 import streamlit as st
 
@@ -99,7 +100,7 @@ def model_or_stop(settings: state.Settings) -> models.LiveModel:
         return get_model(settings.model, settings.weights)
     except models.WeightsError as e:
         st.error(t("weights.error", error=md(e)))
-        st.stop()
+        stop()
 
 
 def prompt_or_stop(settings: state.Settings, model: models.LiveModel) -> str:
@@ -107,7 +108,7 @@ def prompt_or_stop(settings: state.Settings, model: models.LiveModel) -> str:
     text = settings.prompt
     if not text.strip():
         st.info(t("prompt.empty"))
-        st.stop()
+        stop()
     if model.source_ids(text)[1]:
         n = len(model.tokenizer.encode(text))
         st.warning(t("prompt.truncated", n=n, max_len=model.config.max_len))
@@ -144,3 +145,10 @@ def track(*names: str) -> None:
 
 def finish_run() -> None:
     url.sync(params.PARAMS, st.session_state.pop("_url_names", []))
+
+
+def stop() -> NoReturn:
+    """End the page early (after a notice), mirroring the state to the URL first: once st.stop()
+    is requested, no later Streamlit call in this run (not even in a finally:) goes through."""
+    finish_run()
+    st.stop()

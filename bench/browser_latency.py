@@ -1,0 +1,214 @@
+"""Prompt -> figure latency in a real browser, cold start, and server memory. Prints tables; not a test.
+
+Starts `streamlit run app.py` on a free port and drives Debian's Chromium (/usr/bin/chromium) with
+Playwright. For prompts of about 16, 64 and 256 tokens (the decoder reads at most 256, so the last
+one is truncated with a notice) it changes the prompt 20 times and times, in the page
+(performance.now()), from the input event to the first animation frame where the heatmap's y tick
+labels show the new prompt. The prompt box is `st.text_input(live=True)`: the app reruns 250 ms
+after the last change, and that fixed pause is part of what a user waits for.
+
+Two runs per size:
+  alternating  two prompts of the same length (ending "… alice" / "… bob"), as a user toggling;
+               after the first pair the trace comes from st.cache_data, so the model does not run
+  fresh        a new prompt every change (another name or adjective): the model runs every time
+
+Usage: .venv/bin/python bench/browser_latency.py [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
+DEBOUNCE_MS = 250  # st.text_input(live=True)
+MAX_LEN = 256  # the decoder's max_len, special tokens included
+SIZES = {16: 15, 64: 63, 256: 280}  # nominal tokens -> words typed ([BOS] + one token per word)
+NAMES = ["alice", "bob", "carol", "dave", "emma", "frank", "grace", "henry", "ivy", "jack"]
+ADJECTIVES = ["happy", "tired", "hungry"]
+DEFAULT_WORDS = ["the", "cats", "that", "the", "dog", "sees", "are", "happy", "."]  # the app's default prompt
+TICKS = ".js-plotly-plot .ytick text"
+
+# In the page: remember when the prompt box last received input.
+INSTALL_JS = """() => {
+    window.__bench = {t0: null};
+    document.addEventListener('input', e => {
+        if (e.target.getAttribute('aria-label') === 'Prompt') window.__bench.t0 = performance.now();
+    }, true);
+}"""
+# Polled every animation frame: true once every shown y tick belongs to the new prompt and at least
+# one could not belong to the previous one; returns ms since the input event.
+SHOWN_JS = """([sel, expected, previous]) => {
+    const shown = [...document.querySelectorAll(sel)].map(e => e.textContent);
+    if (!shown.length || window.__bench.t0 === null) return false;
+    const exp = new Set(expected), prev = new Set(previous);
+    if (!shown.every(s => exp.has(s)) || !shown.some(s => !prev.has(s))) return false;
+    return Math.max(performance.now() - window.__bench.t0, 1e-3);
+}"""
+IDLE_JS = "() => document.querySelector('.stApp')?.getAttribute('data-test-script-state') === 'notRunning'"
+
+
+def words(n_words: int, name: str, adjective: str) -> list[str]:
+    """Toy-language words (each one token), a name in every sentence, ending with the name.
+
+    Above about 30 rows Plotly labels only every k-th row (k = 2, 4, …); an odd sentence length
+    (11) puts some name on a labelled row whatever k is, so two prompts' labels always differ."""
+    sentence = f"{name} knows the cats that the dog sees are {adjective} .".split()
+    return [sentence[i % len(sentence)] for i in range(n_words - 1)] + [name]
+
+
+def labels(ws: list[str]) -> list[str]:
+    """The heatmap's axis labels "i token" for these words: [BOS], then ␣ before every word but the first."""
+    tokens = ["[BOS]", ws[0]] + ["␣" + w for w in ws[1:]]
+    return [f"{i} {tok}" for i, tok in enumerate(tokens[:MAX_LEN])]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            sys.exit(f"streamlit exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.05)
+    sys.exit(f"{url} did not answer within {timeout} s")
+
+
+def change_prompt(page: Page, ws: list[str], previous: list[str]) -> float:
+    """Set the prompt; ms from the input event until the heatmap shows it. Returns once the run is over."""
+    page.evaluate("() => { window.__bench.t0 = null; }")
+    page.get_by_role("textbox", name="Prompt").fill(" ".join(ws))
+    handle = page.wait_for_function(SHOWN_JS, arg=[TICKS, labels(ws), labels(previous)], polling="raf", timeout=60_000)
+    ms = float(handle.json_value())
+    page.wait_for_function(IDLE_JS, timeout=60_000)  # let the rest of the page finish before the next change
+    return ms
+
+
+def shown_tokens(page: Page) -> tuple[int, bool]:
+    """(N of the caption "… N tokens", whether the truncation notice is shown)."""
+    caption = page.get_by_text(re.compile(r"reads the prompt: \d+ tokens")).first.inner_text()
+    n = int(re.search(r"(\d+) tokens", caption).group(1))
+    return n, page.get_by_text("only the beginning is shown").count() > 0
+
+
+def p95(xs: list[float]) -> float:
+    return statistics.quantiles(xs, n=20, method="inclusive")[-1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=20)
+    args = ap.parse_args()
+    if not Path(CHROMIUM).exists():
+        sys.exit(f"{CHROMIUM} not found: install Debian's chromium (`make setup` does)")
+    python = ROOT / ".venv" / "bin" / "python"
+    port = free_port()
+    cmd = [str(python if python.exists() else sys.executable), "-m", "streamlit", "run", "app.py",
+           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]  # fmt: skip
+    results: dict[str, dict[int, tuple[int, bool, list[float]]]] = {"alternating": {}, "fresh": {}}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)  # not part of the cold start
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        t_start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)  # fmt: skip
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_healthy(f"{base}/_stcore/health", proc)
+            page.goto(f"{base}/explorer")
+            page.locator(TICKS).first.wait_for(state="visible", timeout=120_000)
+            cold_s = time.perf_counter() - t_start
+            page.wait_for_function(IDLE_JS, timeout=60_000)
+            page.evaluate(INSTALL_JS)
+
+            # Warm-up: one change per size (first traces, first figures of each size).
+            previous = DEFAULT_WORDS
+            for n_words in SIZES.values():
+                ws = words(n_words, "carol", "happy")
+                change_prompt(page, ws, previous)
+                previous = ws
+            rss_warm = rss_mb(proc.pid)
+
+            for size, n_words in SIZES.items():
+                # alternating: "… alice" / "… bob"; the first pair computes, the rest is cached
+                pair = [words(n_words, "alice", "happy"), words(n_words, "bob", "happy")]
+                for ws in pair:
+                    change_prompt(page, ws, previous)
+                    previous = ws
+                n_shown, truncated = shown_tokens(page)
+                times = []
+                for i in range(args.repeat):
+                    ws = pair[i % 2]
+                    times.append(change_prompt(page, ws, previous))
+                    previous = ws
+                results["alternating"][size] = (n_shown, truncated, times)
+                # fresh: a prompt the app has not seen, every time
+                times = []
+                for i in range(args.repeat):
+                    ws = words(n_words, NAMES[i % len(NAMES)], ADJECTIVES[1 + (i // len(NAMES)) % 2])
+                    times.append(change_prompt(page, ws, previous))
+                    previous = ws
+                results["fresh"][size] = (*shown_tokens(page), times)
+            rss_end = rss_mb(proc.pid)
+        finally:
+            browser.close()
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+
+    print(f"Prompt change -> heatmap y tick labels show the new prompt, in Chromium ({args.repeat} changes each).")
+    print(f"Times include the fixed {DEBOUNCE_MS} ms live-input debounce (st.text_input(live=True));")
+    print("the last two columns subtract it. Decoder model, trained weights, 'one head' heatmap view.\n")
+    for mode, rows in results.items():
+        note = {"alternating": "two prompts alternating (trace cached by st.cache_data after the first pair)",
+                "fresh": "a new prompt every change (the model runs every time)"}[mode]  # fmt: skip
+        print(f"**{mode}**: {note}\n")
+        print(f"| tokens | median ms | p95 ms | median − {DEBOUNCE_MS} ms debounce | p95 − {DEBOUNCE_MS} ms |")
+        print("| ---: | ---: | ---: | ---: | ---: |")
+        for size, (n_shown, truncated, times) in rows.items():
+            med, top = statistics.median(times), p95(times)
+            shown = f"{n_shown}" + (" (truncated, notice shown)" if truncated else "")
+            if n_shown != size:
+                shown += f" [expected {size}]"
+            print(f"| {shown} | {med:.0f} | {top:.0f} | {med - DEBOUNCE_MS:.0f} | {top - DEBOUNCE_MS:.0f} |")
+        print()
+    print("| cold start (process start -> first heatmap at /explorer) | server RSS after warm-up | server RSS at end |")
+    print("| ---: | ---: | ---: |")
+    print(f"| {cold_s:.1f} s | {rss_warm:.0f} MB | {rss_end:.0f} MB |")
+
+
+if __name__ == "__main__":
+    main()

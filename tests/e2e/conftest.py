@@ -1,0 +1,112 @@
+"""Fixtures for the browser tests: the real app on a free port, and Debian's Chromium driven by Playwright.
+
+Chromium comes from the system (`make setup` installs Debian's package); Playwright's own
+browser download is never used.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]  # the project (app.py, .venv)
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+START_TIMEOUT_S = 60
+
+
+def _python() -> str:
+    venv = ROOT / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {proc.returncode} before answering {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.read().decode().strip() == "ok":
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"{url} did not answer 'ok' within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (`apt-get install chromium`; `make setup` does)")
+    return str(CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start `streamlit run app.py` on a free port; yield its base URL; stop it (and its group) after."""
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    cmd = [_python(), "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless", "true",
+           "--browser.gatherUsageStats", "false"]  # fmt: skip
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        try:
+            _wait_healthy(f"{base}/_stcore/health", proc, START_TIMEOUT_S)
+        except (RuntimeError, TimeoutError) as e:
+            pytest.fail(f"{e}\n--- server log ---\n{log_path.read_text(errors='replace')[-3000:]}")
+        yield base
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the group: streamlit and anything it started
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, app_url: str):
+    """A fresh browser context (so a fresh Streamlit session) per test."""
+    context = browser.new_context(base_url=app_url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(20_000)
+    pg = context.new_page()
+    yield pg
+    context.close()

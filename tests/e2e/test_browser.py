@@ -1,0 +1,134 @@
+"""The real app in a real Chromium: typing drives the figure, language, shared links, bad input.
+
+Fixtures (conftest.py) start `streamlit run app.py` once per session and give each test a fresh
+browser context, i.e. a fresh Streamlit session.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+HEATMAP_TICKS = ".js-plotly-plot .ytick text"
+FIRST_DRAW_MS = 40_000  # the first page of the session loads torch and the model
+DRAW_MS = 15_000
+SPECIAL = re.compile(r"\[(?:BOS|EOS|CLS|SEP)\]")
+
+
+def y_ticks(page: Page) -> list[str]:
+    return page.eval_on_selector_all(HEATMAP_TICKS, "els => els.map(e => e.textContent)")
+
+
+def open_explorer(page: Page, query: str = "") -> None:
+    page.goto(f"/explorer{query}")
+    page.wait_for_selector(HEATMAP_TICKS, timeout=FIRST_DRAW_MS)
+
+
+def prompt_box(page: Page):
+    return page.get_by_role("textbox", name="Prompt")
+
+
+def model_box(page: Page):
+    return page.get_by_test_id("stSidebar").get_by_role("combobox", name="Model")
+
+
+def chips_text(page: Page) -> str:
+    """The token chips (Markdown inline code under the caption) joined, special tokens left out."""
+    chips = page.get_by_test_id("stMain").locator("[data-testid='stMarkdownContainer'] code")
+    expect(chips.first).to_be_visible()
+    return SPECIAL.sub("", "".join(chips.all_text_contents()))
+
+
+def test_figure_follows_typing_without_enter(page: Page) -> None:
+    open_explorer(page)
+    assert any(label.endswith("␣cats") for label in y_ticks(page))  # the default prompt
+    box = prompt_box(page)
+    box.click()
+    page.keyboard.press("ControlOrMeta+A")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("alice met bob at the park", delay=30)  # typing, then a pause; no Enter
+    # Labels are "position token", ␣ marking a leading space: wait for the new prompt's tokens.
+    page.wait_for_function(
+        """sel => {
+            const ticks = [...document.querySelectorAll(sel)].map(e => e.textContent);
+            return ticks.includes('1 alice') && ticks.includes('3 ␣bob') && ticks.includes('6 ␣park')
+                && !ticks.some(t => t.includes('cats'));
+        }""",
+        arg=HEATMAP_TICKS,
+        timeout=DRAW_MS,
+    )
+    assert set(y_ticks(page)) == {"0 [BOS]", "1 alice", "2 ␣met", "3 ␣bob", "4 ␣at", "5 ␣the", "6 ␣park"}
+    expect(page.get_by_text("7 tokens", exact=False)).to_be_visible()
+    expect(box).to_have_value("alice met bob at the park")
+    expect(box).to_be_focused()  # still typing in it: no Enter, no blur
+
+
+def test_switch_language_to_chinese(page: Page) -> None:
+    open_explorer(page)
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_test_id("stSidebarNav")).to_contain_text("Attention Explorer")
+    sidebar.get_by_role("combobox", name="Language / 语言").click()
+    page.get_by_role("option", name="简体中文").click()
+    expect(sidebar.get_by_test_id("stSidebarNav")).to_contain_text("注意力浏览器")
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_role("heading", name="注意力浏览器")).to_be_visible()
+    expect(main.get_by_test_id("stWidgetLabel").filter(has_text=re.compile(r"^层$"))).to_be_visible()
+    expect(main.get_by_test_id("stWidgetLabel").filter(has_text=re.compile(r"^头$"))).to_be_visible()
+    expect(page.get_by_role("textbox", name="输入文本")).to_be_visible()  # the prompt label
+    expect(page).to_have_url(re.compile(r"[?&]lang=zh\b"))
+    page.wait_for_selector(HEATMAP_TICKS, timeout=DRAW_MS)
+
+
+def test_shared_link_restores_model_prompt_and_grid(page: Page) -> None:
+    page.goto("/explorer?model=encoder&prompt=the%20cat%20sleeps&view=grid")
+    grid_titles = page.locator(".js-plotly-plot .annotation-text", has_text="head 4")
+    expect(grid_titles).to_have_count(1, timeout=FIRST_DRAW_MS)
+    expect(prompt_box(page)).to_have_value("the cat sleeps")
+    expect(model_box(page)).to_have_value(re.compile(r"^Encoder-only"))
+    # The grid: one heatmap per (layer, head) of the 2-layer, 4-head encoder, and no single heatmap.
+    kinds = page.evaluate(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => (gd.data || []).map(t => t.type))"
+    )
+    assert kinds == [["heatmap"] * 8], kinds
+    assert page.locator(HEATMAP_TICKS).count() == 0  # the grid has no token tick labels
+    assert chips_text(page) == "the␣cat␣sleeps"  # the token chips: the prompt as the encoder reads it
+    expect(page).to_have_url(re.compile(r"model=encoder"))
+
+
+def test_script_in_prompt_shows_as_text(page: Page) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    payload = "<script>alert(1)</script>"
+    open_explorer(page, "?prompt=%3Cscript%3Ealert(1)%3C/script%3E")
+    expect(prompt_box(page)).to_have_value(payload)
+    # The token chips (Markdown inline code) spell the prompt out literally, one BPE piece each.
+    assert chips_text(page) == payload
+    chips = page.get_by_test_id("stMain").locator("[data-testid='stMarkdownContainer'] code")
+    expect(chips.filter(has_text=re.compile(r"^<$")).first).to_be_visible()
+    assert "1 <" in y_ticks(page)  # and the heatmap labels show it as text too
+    assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] script').length") == 0
+    page.wait_for_timeout(300)  # give a would-be injected script a moment to run
+    assert dialogs == []
+
+
+def test_nonsense_url_warns_and_still_draws(page: Page) -> None:
+    open_explorer(page, "?model=gpt9&layer=99&foo=bar")
+    warning = page.get_by_test_id("stAlertContentWarning")
+    expect(warning).to_contain_text("not understood")
+    expect(warning).to_contain_text("model=gpt9")
+    expect(warning).to_contain_text("layer=99")
+    expect(warning).to_contain_text("foo=bar")
+    assert "2 ␣cats" in y_ticks(page)  # the default model and prompt, drawn
+    expect(model_box(page)).to_have_value(re.compile(r"^Decoder-only"))  # the default model
+
+
+def test_clearing_the_prompt_clears_it_from_the_url(page: Page) -> None:
+    open_explorer(page, "?prompt=alice%20met%20bob")
+    box = prompt_box(page)
+    box.click()
+    page.keyboard.press("ControlOrMeta+A")
+    page.keyboard.press("Backspace")
+    expect(page.get_by_text("Type a prompt above")).to_be_visible(timeout=DRAW_MS)
+    # What is on screen is an empty prompt; a shared link or a reload must not bring the old one back.
+    expect(page).not_to_have_url(re.compile(r"prompt=alice"), timeout=3_000)
