@@ -48,6 +48,9 @@ if view == "grid":
     fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.scale, labels=labels)
     st.plotly_chart(fig, key="grid")
     st.caption(t("explorer.grid_caption"))
+    title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
+    big = viz.heatmap(att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
+    st.plotly_chart(big, key="grid_big")
     shown, what = att, f"{kind} [layers, heads, queries, keys]"
 elif view == "lines":
     layer, _ = controls.layer_head(model.config, with_head=False)

@@ -86,12 +86,11 @@ def test_shared_link_restores_model_prompt_and_grid(page: Page) -> None:
     expect(grid_titles).to_have_count(1, timeout=FIRST_DRAW_MS)
     expect(prompt_box(page)).to_have_value("the cat sleeps")
     expect(model_box(page)).to_have_value(re.compile(r"^Encoder-only"))
-    # The grid: one heatmap per (layer, head) of the 2-layer, 4-head encoder, and no single heatmap.
+    # The grid: one heatmap per (layer, head) of the 2-layer, 4-head encoder; then the selected head, big.
     kinds = page.evaluate(
         "() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => (gd.data || []).map(t => t.type))"
     )
-    assert kinds == [["heatmap"] * 8], kinds
-    assert page.locator(HEATMAP_TICKS).count() == 0  # the grid has no token tick labels
+    assert kinds == [["heatmap"] * 8, ["heatmap"]], kinds
     assert chips_text(page) == "the␣cat␣sleeps"  # the token chips: the prompt as the encoder reads it
     expect(page).to_have_url(re.compile(r"model=encoder"))
 

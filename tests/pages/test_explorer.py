@@ -48,10 +48,13 @@ def test_mean_and_rollout_are_labelled_and_rows_sum_to_one():
     np.testing.assert_allclose(array(fig["data"][0]["z"]).sum(-1), 1.0, atol=1e-6)
 
 
-def test_grid_is_one_figure_with_every_head():
-    at = open_app("explorer", prompt=PROMPT, view="grid")
-    (fig,) = figures(at)
-    assert len([t for t in fig["data"] if t["type"] == "heatmap"]) == 2 * 4
+def test_grid_is_one_figure_with_every_head_and_opens_the_selected_one_big():
+    at = open_app("explorer", prompt=PROMPT, view="grid", layer="2", head="4")
+    grid, big = figures(at)
+    assert len([t for t in grid["data"] if t["type"] == "heatmap"]) == 2 * 4
+    expected = models.load("decoder").run(PROMPT).attention["decoder.self"][1, 3]
+    np.testing.assert_allclose(array(grid["data"][1 * 4 + 3]["z"]), expected, atol=1e-6)
+    np.testing.assert_allclose(array(big["data"][0]["z"]), expected, atol=1e-6)
 
 
 def test_head_view_draws_lines_for_every_head():
