@@ -56,3 +56,17 @@ def test_masks_page_works_for_every_model():
     for model in models.SHIPPED:
         at = open_app("masks", model=model, prompt="1234" if model == "encoder-decoder" else PROMPT)
         assert len(figures(at)) == 10
+
+
+def test_an_empty_replacement_word_gives_a_hint():
+    at = open_app("masks", prompt=PROMPT)
+    at.text_input(key="word").input("").run()
+    assert not at.exception
+    assert any("replacement word" in i.value for i in at.info)
+
+
+def test_hostile_prompts_on_the_masks_page():
+    for text in ["我喜欢机器学习", "😀", "<script>alert(1)</script>", "a" * 10_000]:
+        at = open_app("masks", prompt=text[:2000])
+        assert not at.exception
+        assert len(figures(at)) == 10
