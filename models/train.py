@@ -37,6 +37,10 @@ MLM_TO_MASK = 0.8
 MLM_TO_RANDOM = 0.1
 
 # Each shipped model echoes its famous ancestor, so the app shows three real design families.
+# The encoder's seq_len reaches its max_len: a learned position never seen in training keeps its
+# random embedding. The decoder trains at 128 of its 256 positions: RoPE is relative, and it held
+# up (next-token accuracy 0.54 past position 128); training at 256 copied worse (span 60: 0.67
+# against 0.92) in the same time budget.
 SPECS = {
     "decoder": dict(  # Llama-style: pre-norm, RMSNorm, SwiGLU, RoPE
         config=ModelConfig(arch="decoder", n_layers=2, d_model=128, n_heads=4, d_ff=256, norm_position="pre",
@@ -46,7 +50,7 @@ SPECS = {
     "encoder": dict(  # BERT-style: post-norm, LayerNorm, GELU, learned positions
         config=ModelConfig(arch="encoder", n_layers=2, d_model=128, n_heads=4, d_ff=256, norm_position="post",
                            norm="layernorm", activation="gelu", positional="learned", max_len=128),
-        steps=2800, batch=32, seq_len=64, lr=1e-3,
+        steps=2800, batch=24, seq_len=128, lr=1e-3,
     ),
     "encoder-decoder": dict(  # Vaswani et al. 2017: post-norm, LayerNorm, ReLU, sinusoidal
         config=ModelConfig(arch="encoder-decoder", n_layers=2, d_model=128, n_heads=4, d_ff=256,
