@@ -81,8 +81,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "因果、双向、前缀语言模型与填充掩码，及其产生的注意力。",
     },
     "home.models": {
-        "en": "Models: `python -m models.train` retrains them (about 10 minutes on two CPU cores).",
-        "zh": "模型：运行 `python -m models.train` 可重新训练（两个 CPU 核心上约 10 分钟）。",
+        "en": "Models: `python -m models.train` retrains them (about 11 minutes on two CPU cores).",
+        "zh": "模型：运行 `python -m models.train` 可重新训练（两个 CPU 核心上约 11 分钟）。",
     },
     # ---------------------------------------------------------------- controls
     "ctl.layer": {"en": "Layer", "zh": "层"},
