@@ -115,9 +115,7 @@ class LiveModel:
         tgt = None
         if self.config.arch == "encoder-decoder":
             if target is None:
-                steps = self.generate_ids(ids, [BOS], max_new_tokens=self.config.max_len)
-                tgt = [BOS, *(s.token_id for s in steps if s.token_id != EOS)]
-                tgt = tgt[: self.config.max_len]
+                tgt = [BOS, *self.greedy_ids(ids)][: self.config.max_len]
             else:
                 tgt, cut = self.target_ids(target)
                 truncated = truncated or cut
@@ -188,6 +186,15 @@ class LiveModel:
         )
 
     # ------------------------------------------------------------- generation with a KV cache
+    def greedy_ids(self, src_ids: list[int]) -> list[int]:
+        """The encoder-decoder's greedy output for source ids, without [BOS]/[EOS]."""
+        steps = self.generate_ids(src_ids, [BOS], max_new_tokens=self.config.max_len)
+        return [s.token_id for s in steps if s.token_id != EOS]
+
+    def translate(self, text: str) -> str:
+        """The encoder-decoder's own greedy translation of text."""
+        return self.tokenizer.decode(self.greedy_ids(self.source_ids(text)[0]))
+
     def generate(
         self,
         text: str,

@@ -14,7 +14,7 @@ import torch
 
 from . import data
 from .live import LiveModel
-from .tokenizer import BOS, EOS, MASK, SPECIALS
+from .tokenizer import BOS, MASK, SPECIALS
 
 HELD_OUT_SEED = 10_000  # training seeds are below this
 
@@ -111,14 +111,8 @@ def translation_pairs(n: int = 200, seed: int = HELD_OUT_SEED) -> list[data.Pair
     return [data.number_pair(rng.choice(held), "digits" if i % 2 == 0 else "zh") for i in range(n)]
 
 
-def translate(model: LiveModel, source: str) -> str:
-    ids, _ = model.source_ids(source)
-    out = [s.token_id for s in model.generate_ids(ids, [BOS], max_new_tokens=40) if s.token_id != EOS]
-    return model.tokenizer.decode(out)
-
-
 def exact_match(model: LiveModel, pairs: list[data.Pair]) -> float:
-    return sum(translate(model, p.source) == p.target for p in pairs) / len(pairs)
+    return sum(model.translate(p.source) == p.target for p in pairs) / len(pairs)
 
 
 def alignment_scores(model: LiveModel, pairs: list[data.Pair]) -> tuple[np.ndarray, float]:

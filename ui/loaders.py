@@ -48,6 +48,4 @@ def trace_ids(name: str, weights: str, ids: tuple[int, ...], mask: str | None = 
 @st.cache_data(show_spinner=False, max_entries=64)
 def greedy_target(name: str, weights: str, text: str) -> str:
     """The encoder-decoder's own translation of text (to pre-fill the target box)."""
-    m = get_model(name, weights)
-    tr = m.run(text)
-    return m.tokenizer.decode(tr.target_ids[1:])
+    return get_model(name, weights).translate(text)
