@@ -11,6 +11,8 @@ Three notions of rank are kept apart on purpose:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .config import ModelConfig
@@ -35,12 +37,17 @@ def numerical_rank(a: np.ndarray, tol: float | None = None, dtype=np.float64) ->
 
 def effective_rank(a: np.ndarray) -> float:
     """exp(H(p)) with p = σ / Σσ (Roy & Vetterli 2007): between 1 and min(M, N)."""
-    s = singular_values(a)
-    if s.sum() == 0:
-        return 0.0
-    p = s / s.sum()
-    p = p[p > 0]
-    return float(np.exp(-(p * np.log(p)).sum()))
+    return float(effective_rank_of(singular_values(a)))
+
+
+def effective_rank_of(s: np.ndarray) -> np.ndarray:
+    """Effective rank from singular values along the last axis (works on stacks: [..., n] -> [...])."""
+    s = np.asarray(s, dtype=np.float64)
+    total = s.sum(-1, keepdims=True)
+    p = np.divide(s, total, out=np.zeros_like(s), where=total > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -np.where(p > 0, p * np.log(p), 0.0).sum(-1)
+    return np.where(total[..., 0] > 0, np.exp(h), 0.0)
 
 
 def condition_number(a: np.ndarray) -> float:
@@ -65,10 +72,7 @@ def row_entropy(weights: np.ndarray) -> np.ndarray:
 def qk_variance(d_k: int, n_samples: int = 20000, sigma: float = 1.0, seed: int = 0) -> float:
     """Empirical Var(q·k) for q, k with iid N(0, σ²) entries: theory says d_k·σ⁴ (Vaswani §3.2.1,
     footnote 4), which is why scores are divided by sqrt(d_k)."""
-    rng = np.random.default_rng(seed)
-    q = rng.normal(0.0, sigma, size=(n_samples, d_k))
-    k = rng.normal(0.0, sigma, size=(n_samples, d_k))
-    return float(np.var((q * k).sum(axis=1)))
+    return float(np.var(dot_products(d_k, n_samples, sigma, seed)))
 
 
 def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
@@ -136,3 +140,111 @@ def attention_sinks(attention: np.ndarray, tokens: list[str], threshold: float =
 
 def _is_punct(tok: str) -> bool:
     return bool(tok) and all(not ch.isalnum() for ch in tok)
+
+
+# ----------------------------------------------------------------- softmax, precision and rank
+
+
+def softmax(scores: np.ndarray, dtype=np.float64) -> np.ndarray:
+    """Row softmax over the last axis computed in dtype; -inf (masked) entries get exactly 0.
+
+    The max is subtracted first (the standard stable form), so the largest entry of a row is
+    exp(0) = 1 and small ones underflow: in float32 anything below about 1e-45 becomes exactly 0,
+    in float64 below about 1e-323. A fully masked row gets all zeros, not NaN.
+    """
+    s = np.asarray(scores, dtype=dtype)
+    top = np.max(s, axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0).astype(dtype)
+    e = np.exp(s - top)  # exp(-inf) = 0
+    total = e.sum(-1, keepdims=True)
+    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+
+
+def log_softmax(scores: np.ndarray) -> np.ndarray:
+    """log of the softmax, in float64, without ever forming the (possibly underflowing) weights:
+    log p_ij = s_ij - logsumexp_j(s_i). It stays finite where the weight itself underflows to 0."""
+    s = np.asarray(scores, dtype=np.float64)
+    top = np.max(s, axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return s - top - np.log(np.exp(s - top).sum(-1, keepdims=True))
+
+
+@dataclass(frozen=True)
+class RankReport:
+    """Exact, numerical and effective rank of one attention matrix, kept apart (see module doc)."""
+
+    n: int
+    dtype: str  # the precision of the softmax and of the SVD: "float32" | "float64"
+    singular_values: np.ndarray  # largest first, computed in dtype
+    tolerance: float  # singular values above it count
+    numerical_rank: int
+    effective_rank: float
+    condition_number: float
+    min_diagonal: float  # smallest diagonal weight as computed in dtype (0.0 once it underflowed)
+    log10_min_diagonal: float  # the same entry's log10 from log-softmax: finite even when it underflowed
+    lower_triangular: bool  # no weight above the diagonal (a causal matrix)
+    log_abs_det: float  # natural log |det|: Σ log p_ii from log-softmax when triangular, else slogdet
+    exact_full_rank: bool | None  # True: provably full rank (triangular, every diagonal weight > 0)
+
+
+def rank_report(scores: np.ndarray, dtype=np.float64, tol: float | None = None) -> RankReport:
+    """Everything the rank lesson shows for one head's scores [T, T] (masked entries -inf).
+
+    The weights are softmax(scores) in dtype; so is the SVD. In exact arithmetic every softmax
+    weight whose score is finite is > 0, so a lower-triangular (causal) matrix has det = Π p_ii > 0
+    and full rank. Only a general matrix's exact rank is unknown to floating point (None).
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    n = scores.shape[-1]
+    w = softmax(scores, dtype)
+    s = singular_values(w, dtype)
+    tol_used = default_tolerance(s, w.shape, dtype) if tol is None else float(tol)
+    logp = log_softmax(scores)
+    log_diag = np.diagonal(logp)
+    triangular = bool(np.all(np.isneginf(scores[np.triu_indices(n, 1)])))
+    if triangular:
+        log_det = float(log_diag.sum())  # det of a triangular matrix = product of its diagonal
+    else:
+        log_det = log_abs_det(softmax(scores, np.float64))
+    diag_positive = bool(np.all(np.isfinite(log_diag)))
+    return RankReport(
+        n=n,
+        dtype=np.dtype(dtype).name,
+        singular_values=s,
+        tolerance=tol_used,
+        numerical_rank=int((s > tol_used).sum()),
+        effective_rank=float(effective_rank_of(s)),
+        condition_number=float("inf") if s[-1] == 0 else float(s[0] / s[-1]),
+        min_diagonal=float(np.diagonal(w).min()),
+        log10_min_diagonal=float(log_diag.min() / np.log(10)),
+        lower_triangular=triangular,
+        log_abs_det=log_det,
+        exact_full_rank=True if triangular and diag_positive else None,
+    )
+
+
+def softmax_jacobian_norm(p: np.ndarray) -> float:
+    """Spectral norm of ∂softmax/∂scores = diag(p) - p pᵀ (symmetric, positive semi-definite).
+
+    It bounds how much a change of the scores can move the weights, hence the gradient that
+    reaches q and k. A saturated (one-hot) softmax has Jacobian 0: learning stalls. Its maximum,
+    for a uniform row over n entries, is 1/n.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    return float(np.linalg.eigvalsh(np.diag(p) - np.outer(p, p))[-1])
+
+
+def dot_products(d_k: int, n_samples: int = 20000, sigma: float = 1.0, seed: int = 0) -> np.ndarray:
+    """n_samples values of q·k for q, k with iid N(0, σ²) entries in d_k dimensions."""
+    rng = np.random.default_rng(seed)
+    q = rng.normal(0.0, sigma, size=(n_samples, d_k))
+    k = rng.normal(0.0, sigma, size=(n_samples, d_k))
+    return (q * k).sum(axis=1)
+
+
+def cosine(q: np.ndarray, k: np.ndarray) -> float:
+    """cos ∠(q, k) = q·k / (|q| |k|). Attention uses q·k itself, not this: the norms matter."""
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    denom = np.linalg.norm(q) * np.linalg.norm(k)
+    return float(q @ k / denom) if denom > 0 else 0.0

@@ -15,18 +15,59 @@ PE_BASE = 10000.0
 ROPE_BASE = 10000.0
 
 
-def sinusoidal_table(n_positions: int, d_model: int) -> np.ndarray:
+def sinusoidal_table(n_positions: int, d_model: int, base: float = PE_BASE) -> np.ndarray:
     """PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)); float64 [pos, d].
 
     Pure numpy so pages can draw the waves without touching a model.
     """
     pos = np.arange(n_positions, dtype=np.float64)[:, None]  # (P, 1)
-    two_i = np.arange(0, d_model, 2, dtype=np.float64)[None, :]  # (1, d/2): the even indices 2i
-    angle = pos / PE_BASE ** (two_i / d_model)  # (P, d/2)
+    angle = pos * pair_frequencies(d_model, base)[None, :]  # (P, d/2)
     pe = np.empty((n_positions, d_model), dtype=np.float64)
     pe[:, 0::2] = np.sin(angle)
     pe[:, 1::2] = np.cos(angle)
     return pe
+
+
+def pair_frequencies(d: int, base: float = PE_BASE) -> np.ndarray:
+    """ω_i = base^(-2i/d) for each pair (2i, 2i+1): radians per position, from 1 down to about 1/base."""
+    if d < 2 or d % 2:
+        raise ValueError(f"d must be even and >= 2, got {d}")
+    return base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+
+
+def shift_matrix(k: float, d: int, base: float = PE_BASE) -> np.ndarray:
+    """The [d, d] matrix M_k with PE(pos + k) = M_k · PE(pos) for every pos (Vaswani §3.5: "for any
+    fixed offset k, PE_pos+k can be represented as a linear function of PE_pos").
+
+    Block-diagonal: pair i = (sin, cos) of angle pos·ω_i is rotated by k·ω_i, since
+    sin(a+b) = sin a cos b + cos a sin b and cos(a+b) = cos a cos b - sin a sin b. M_k does not
+    depend on pos, and it is orthogonal (a rotation): |PE(pos)| is the same at every position.
+    """
+    m = np.zeros((d, d))
+    for i, w in enumerate(pair_frequencies(d, base)):
+        c, s = np.cos(k * w), np.sin(k * w)
+        m[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, s], [-s, c]]
+    return m
+
+
+def rope_rotate(x: np.ndarray, positions: np.ndarray, base: float = ROPE_BASE) -> np.ndarray:
+    """numpy twin of apply_rope (tests check they agree): x [T, d] rotated pair by pair by pos·ω_i."""
+    x = np.asarray(x, dtype=np.float64)
+    angle = np.asarray(positions, dtype=np.float64)[:, None] * pair_frequencies(x.shape[-1], base)[None, :]
+    cos, sin = np.cos(angle), np.sin(angle)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * cos - x[:, 1::2] * sin
+    out[:, 1::2] = x[:, 0::2] * sin + x[:, 1::2] * cos
+    return out
+
+
+def rope_score_grid(q: np.ndarray, k: np.ndarray, n_positions: int, base: float = ROPE_BASE) -> np.ndarray:
+    """[P, P] grid of R(m)q · R(n)k for the same q and k placed at every query position m and key
+    position n. RoPE makes it depend only on n - m: every diagonal of the grid is constant."""
+    pos = np.arange(n_positions)
+    qs = rope_rotate(np.tile(q, (n_positions, 1)), pos, base)
+    ks = rope_rotate(np.tile(k, (n_positions, 1)), pos, base)
+    return qs @ ks.T
 
 
 def rope_angles(positions: torch.Tensor, d_head: int) -> torch.Tensor:

@@ -1,0 +1,101 @@
+"""Experiments the lesson pages run on a live model: the rank sweep and the shuffle (no-PE) test.
+
+Pure functions of a LiveModel and numbers, so tests run exactly what the page shows.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from . import data
+from .analysis import effective_rank_of, singular_values
+from .live import LiveModel
+from .probes import HELD_OUT_SEED, random_span
+from .tokenizer import BOS, CLS, EOS, SEP
+
+SWEEP_LENGTHS = (8, 16, 32, 64, 128, 256)
+SWEEP_MASKS = ("causal", "bidirectional")
+SWEEP_INPUTS = ("random", "text")
+
+
+def self_key(model: LiveModel) -> str:
+    """The main self-attention of a model: the decoder's, or the encoder's for the other two."""
+    return "decoder.self" if model.config.arch == "decoder" else "encoder.self"
+
+
+def sweep_ids(model: LiveModel, n: int, inputs: str, rng: random.Random) -> list[int]:
+    """n token ids: uniformly random tokens, or held-out toy-language text cut to n tokens."""
+    if inputs == "random":
+        return random_span(rng, model.config.vocab_size, n)
+    ids: list[int] = []
+    while len(ids) < n:
+        ids += model.tokenizer.encode(data.sentence(rng, data.split_numbers()[1]) + " ")
+    return ids[:n]
+
+
+def rank_sweep(
+    model: LiveModel,
+    lengths=SWEEP_LENGTHS,
+    n_samples: int = 4,
+    inputs: str = "random",
+    seed: int = HELD_OUT_SEED,
+) -> dict[str, np.ndarray]:
+    """Effective and numerical rank (float64 SVD, numpy's default tolerance), divided by the length,
+    of every head's self-attention under the causal and the bidirectional mask, same weights.
+
+    Returns {"lengths": [N]} and, per mask, "<mask>.effective" / "<mask>.numerical": [N, samples]
+    (mean over all layers and heads of one input). Lengths above max_len are dropped.
+    """
+    if inputs not in SWEEP_INPUTS:
+        raise ValueError(f"inputs must be one of {SWEEP_INPUTS}, got {inputs!r}")
+    lengths = [n for n in lengths if 2 <= n <= model.config.max_len]
+    out: dict[str, np.ndarray] = {"lengths": np.array(lengths)}
+    for kind in SWEEP_MASKS:
+        out[f"{kind}.effective"] = np.zeros((len(lengths), n_samples))
+        out[f"{kind}.numerical"] = np.zeros((len(lengths), n_samples))
+    key = self_key(model)
+    for i, n in enumerate(lengths):
+        rng = random.Random(seed + n)  # the same inputs for every model and mask
+        for j in range(n_samples):
+            ids = sweep_ids(model, n, inputs, rng)
+            for kind in SWEEP_MASKS:
+                att = model.run_ids(ids, mask=kind).attention[key]  # [L, H, n, n]
+                s = singular_values(att)  # [L, H, n] float64, all heads in one stacked call
+                tol = s.max(-1, keepdims=True) * n * np.finfo(np.float64).eps
+                out[f"{kind}.effective"][i, j] = effective_rank_of(s).mean() / n
+                out[f"{kind}.numerical"][i, j] = (s > tol).sum(-1).mean() / n
+    return out
+
+
+def content_positions(model: LiveModel, ids: list[int]) -> list[int]:
+    """Positions that hold text, not the architecture's special tokens ([BOS], [CLS], [SEP], [EOS])."""
+    return [i for i, t in enumerate(ids) if t not in (BOS, CLS, SEP, EOS)]
+
+
+def shuffle_order(model: LiveModel, ids: list[int], seed: int = 0) -> list[int]:
+    """A permutation σ of positions that shuffles the text tokens and keeps special tokens in place
+    (σ differs from the identity whenever there are two or more distinct text tokens)."""
+    pos = content_positions(model, ids)
+    rng = random.Random(seed)
+    for _ in range(100):
+        new = pos[:]
+        rng.shuffle(new)
+        if [ids[p] for p in new] != [ids[p] for p in pos] or len(set(ids[p] for p in pos)) < 2:
+            break
+    order = list(range(len(ids)))
+    for p, q in zip(pos, new, strict=True):
+        order[p] = q
+    return order
+
+
+def shuffle_test(model: LiveModel, ids: list[int], order: list[int], mask: str) -> np.ndarray:
+    """[T] max |h'(i) - h(σ(i))| over d_model, last layer, where h' is the output for the shuffled
+    input x'(i) = x(σ(i)). Zero at every position means "the same outputs, only permuted": attention
+    without positional information is permutation-equivariant under a bidirectional mask."""
+    key = self_key(model).split(".")[0]
+    shuffled = [ids[p] for p in order]
+    before = model.run_ids(ids, mask=mask).hidden[key][-1]
+    after = model.run_ids(shuffled, mask=mask).hidden[key][-1]
+    return np.abs(after - before[order]).max(-1)
