@@ -203,10 +203,8 @@ def rank_report(scores: np.ndarray, dtype=np.float64, tol: float | None = None) 
     logp = log_softmax(scores)
     log_diag = np.diagonal(logp)
     triangular = bool(np.all(np.isneginf(scores[np.triu_indices(n, 1)])))
-    if triangular:
-        log_det = float(log_diag.sum())  # det of a triangular matrix = product of its diagonal
-    else:
-        log_det = log_abs_det(softmax(scores, np.float64))
+    # det of a triangular matrix = the product of its diagonal, summed in log space (no underflow)
+    log_det = float(log_diag.sum()) if triangular else log_abs_det(softmax(scores, np.float64))
     diag_positive = bool(np.all(np.isfinite(log_diag)))
     return RankReport(
         n=n,
