@@ -236,9 +236,12 @@ def softmax_jacobian_norm(p: np.ndarray) -> float:
 def dot_products(d_k: int, n_samples: int = 20000, sigma: float = 1.0, seed: int = 0) -> np.ndarray:
     """n_samples values of q·k for q, k with iid N(0, σ²) entries in d_k dimensions."""
     rng = np.random.default_rng(seed)
-    q = rng.normal(0.0, sigma, size=(n_samples, d_k))
-    k = rng.normal(0.0, sigma, size=(n_samples, d_k))
-    return (q * k).sum(axis=1)
+    chunk = max(1, 2_000_000 // max(d_k, 1))  # about 16 MB per draw, whatever d_k is
+    out = np.empty(n_samples)
+    for start in range(0, n_samples, chunk):
+        m = min(chunk, n_samples - start)
+        out[start : start + m] = (rng.normal(0.0, sigma, (m, d_k)) * rng.normal(0.0, sigma, (m, d_k))).sum(1)
+    return out
 
 
 def cosine(q: np.ndarray, k: np.ndarray) -> float:
@@ -246,3 +249,18 @@ def cosine(q: np.ndarray, k: np.ndarray) -> float:
     q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
     denom = np.linalg.norm(q) * np.linalg.norm(k)
     return float(q @ k / denom) if denom > 0 else 0.0
+
+
+def cosine_matrix(rows: np.ndarray) -> np.ndarray:
+    """[n, n] cosine similarity of every pair of rows (zero rows give 0)."""
+    a = np.asarray(rows, dtype=np.float64)
+    norm = np.linalg.norm(a, axis=-1, keepdims=True)
+    u = np.divide(a, norm, out=np.zeros_like(a), where=norm > 0)
+    return u @ u.T
+
+
+def mean_by_offset(matrix: np.ndarray, max_offset: int) -> np.ndarray:
+    """[max_offset + 1] mean of each diagonal k = 0..max_offset of a square matrix: "how similar are
+    positions k apart, on average". Constant diagonals (a function of the offset only) give exact values."""
+    m = np.asarray(matrix, dtype=np.float64)
+    return np.array([np.diagonal(m, k).mean() for k in range(min(max_offset, m.shape[0] - 1) + 1)])

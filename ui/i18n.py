@@ -11,6 +11,7 @@ import re
 import viz
 
 from .state import lang
+from .strings import positional, rank, softmax
 
 STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- shell
@@ -245,6 +246,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "lbl.unchanged": {"en": "unchanged", "zh": "未变化"},
     "lbl.changed": {"en": "changed", "zh": "已变化"},
 }
+
+for _table in (rank.STRINGS, positional.STRINGS, softmax.STRINGS):
+    assert not set(_table) & set(STRINGS), set(_table) & set(STRINGS)  # one meaning per key
+    STRINGS.update(_table)
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
 

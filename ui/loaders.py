@@ -12,6 +12,8 @@ import numpy as np
 import streamlit as st
 
 import models
+from models import analysis, experiments
+from models.experiments import self_key
 
 
 @st.cache_resource(show_spinner=False)
@@ -36,8 +38,10 @@ def trace(
     mask: str | None = None,
     prefix_len: int | None = None,
     pad: int = 0,
+    attn_scale: float | None = None,
 ) -> models.Trace:
-    return _slim(get_model(name, weights).run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad))
+    model = get_model(name, weights)
+    return _slim(model.run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad, attn_scale=attn_scale))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -49,3 +53,72 @@ def trace_ids(name: str, weights: str, ids: tuple[int, ...], mask: str | None = 
 def greedy_target(name: str, weights: str, text: str) -> str:
     """The encoder-decoder's own translation of text (to pre-fill the target box)."""
     return get_model(name, weights).translate(text)
+
+
+@st.cache_resource(show_spinner=False)
+def get_variant(name: str, positional: str) -> models.LiveModel:
+    """A random-init model with the shipped model's config but another positional encoding."""
+    return models.build(dataclasses.replace(get_model(name).config, positional=positional))
+
+
+def _main_run(name: str, weights: str, text: str, mask: str | None = None, attn_scale: float | None = None):
+    model = get_model(name, weights)
+    target = "" if model.config.arch == "encoder-decoder" else None  # the encoder side only: no translation
+    return model.run(text, target=target, mask=mask, attn_scale=attn_scale)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def self_scores(name: str, weights: str, text: str, mask: str) -> tuple[list[str], np.ndarray]:
+    """(tokens, scaled pre-softmax scores [L, H, T, T]) of the main self-attention under a mask."""
+    tr = _main_run(name, weights, text, mask)
+    return tr.tokens, tr.scores[self_key(get_model(name, weights))]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def rank_report(name: str, weights: str, text: str, mask: str, layer: int, head: int, dtype: str, tol: float | None):
+    """One head's RankReport: SVDs are computed for what is shown, then cached."""
+    scores = self_scores(name, weights, text, mask)[1][layer, head]
+    return analysis.rank_report(scores, np.dtype(dtype), tol)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def rank_sweep(name: str, weights: str, inputs: str, n_samples: int) -> dict[str, np.ndarray]:
+    return experiments.rank_sweep(get_model(name, weights), n_samples=n_samples, inputs=inputs)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def shuffle_deltas(name: str, text: str, seed: int) -> dict:
+    """The shuffle test on the prompt: no-PE model (both masks) and the shipped trained model."""
+    trained, nope = get_model(name), get_variant(name, "none")
+    ids = trained.source_ids(text)[0]
+    order = experiments.shuffle_order(trained, ids, seed)
+    return {
+        "tokens": trained.tokenizer.token_strs(ids),
+        "order": order,
+        "none.bidirectional": experiments.shuffle_test(nope, ids, order, "bidirectional"),
+        "none.causal": experiments.shuffle_test(nope, ids, order, "causal"),
+        "trained": experiments.shuffle_test(trained, ids, order, trained.config.default_mask),
+    }
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def scaled_run(name: str, weights: str, text: str, attn_scale: float, top: int = 10) -> dict:
+    """Attention, mean entropy per head and (decoder) the top next tokens at one attention scale."""
+    model = get_model(name, weights)
+    tr = _main_run(name, weights, text, attn_scale=attn_scale)
+    att = tr.attention[self_key(model)]
+    out = {"tokens": tr.tokens, "attention": att, "entropy": analysis.row_entropy(att).mean(-1)}
+    if model.config.arch == "decoder":
+        probs = analysis.softmax(tr.logits[-1])
+        best = np.argsort(-probs)[:top]
+        out["next"] = ([model.tokenizer.token_str(int(i)) for i in best], probs[best])
+    return out
+
+
+@st.cache_data(show_spinner=False)
+def learned_positions(name: str = "encoder") -> np.ndarray:
+    """The learned position-embedding table [max_len, d_model] of a shipped model (BERT-style)."""
+    table = get_model(name).net.pos_emb
+    if table is None:
+        raise ValueError(f"the {name} model has no learned position embeddings")
+    return table.weight.detach().double().numpy()

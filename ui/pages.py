@@ -19,4 +19,7 @@ class Lesson:
 LESSONS = [
     Lesson("explorer", "lessons/explorer.py", ":material/grid_on:"),
     Lesson("masks", "lessons/masks.py", ":material/filter_alt:"),
+    Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:"),
+    Lesson("positional", "lessons/positional.py", ":material/waves:"),
+    Lesson("softmax", "lessons/softmax.py", ":material/thermostat:"),
 ]

@@ -12,27 +12,41 @@ from viz.head_view import head_view
 from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import (
     ATTENTION_COLORSCALE,
+    BAR,
     CHANGED,
+    DIVERGING_COLORSCALE,
     HEAD_COLORS,
+    HIGHLIGHT,
     MASK_COLORS,
+    MASK_KIND_COLORS,
     UNCHANGED,
+    WEIGHT_DASH,
     base_layout,
     font_size,
     head_color,
 )
+from viz.plots import Arrow, Series, bars, histograms, lines, plane_vectors, value_heatmap
 from viz.tokens import token_strip
 
 __all__ = [
     "ATTENTION_COLORSCALE",
+    "BAR",
     "CHANGED",
+    "DIVERGING_COLORSCALE",
     "ENGLISH",
     "HEAD_COLORS",
+    "HIGHLIGHT",
     "MASK_COLORS",
+    "MASK_KIND_COLORS",
     "UNCHANGED",
+    "WEIGHT_DASH",
+    "Arrow",
     "Labels",
+    "Series",
     "attention_csv",
     "attention_json",
     "axis_labels",
+    "bars",
     "base_layout",
     "change_bars",
     "check_attention",
@@ -42,6 +56,10 @@ __all__ = [
     "head_view",
     "heads_grid",
     "heatmap",
+    "histograms",
+    "lines",
     "mask_heatmap",
+    "plane_vectors",
     "token_strip",
+    "value_heatmap",
 ]

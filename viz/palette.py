@@ -27,6 +27,27 @@ HEAD_COLORS: list[str] = [
 CHANGED = "#d62728"
 UNCHANGED = "#b0b0b0"
 
+# Signed values (positional-encoding entries, cosine similarities, logits) need a diverging scale:
+# ColorBrewer "RdBu" (11 classes), blue for the minimum, pure white at exactly 0.5, red for the maximum.
+# Use it with zmin = -zmax so that white means zero.
+_RD_BU = [
+    "#053061", "#2166ac", "#4393c3", "#92c5de", "#d1e5f0",  # blues (negative)
+    "#ffffff",  # zero; ColorBrewer's #f7f7f7 made pure white, like the weights' zero
+    "#fddbc7", "#f4a582", "#d6604d", "#b2182b", "#67001f",  # reds (positive)
+]  # fmt: skip
+DIVERGING_COLORSCALE: list[list[float | str]] = [[i / (len(_RD_BU) - 1), c] for i, c in enumerate(_RD_BU)]
+
+# The mask *kinds* as lines in a chart (ColorBrewer "Dark2"); not MASK_COLORS, which colour the
+# allowed/blocked cells of one mask.
+MASK_KIND_COLORS: dict[str, str] = {"causal": "#d95f02", "bidirectional": "#1b9e77", "prefix": "#7570b3"}
+
+# Trained vs randomly initialised models in line charts: same colour, different dash.
+WEIGHT_DASH: dict[str, str] = {"trained": "solid", "random": "dash"}
+
+# Bars: the one(s) the page points at in red (the red of CHANGED), the rest in a mid blue of the weights.
+HIGHLIGHT = CHANGED
+BAR = _BLUES[4]  # "#6baed6"
+
 # Text and lines that are not data.
 INK = "#222222"
 MUTED = "#8a8a8a"
