@@ -47,3 +47,21 @@ def array(value) -> np.ndarray:
 def heatmaps(at: AppTest) -> list[dict]:
     """The token-by-token heatmap traces (those with category axes of 'i token' labels)."""
     return [tr for fig in figures(at) for tr in fig["data"] if tr.get("type") == "heatmap" and "y" in tr]
+
+
+def titled(at: AppTest, text: str) -> dict:
+    """The first figure whose title contains text."""
+    for fig in figures(at):
+        if text in str(fig.get("layout", {}).get("title", {}).get("text", "")):
+            return fig
+    raise AssertionError(f"no figure titled {text!r}: {[f['layout'].get('title') for f in figures(at)]}")
+
+
+def table(at: AppTest, index: int = 0) -> dict[str, list]:
+    """A st.dataframe's columns as {header: [cells]}."""
+    df = at.dataframe[index].value
+    return {str(c): list(df[c]) for c in df.columns}
+
+
+def markdown_text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
