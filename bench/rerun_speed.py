@@ -1,13 +1,15 @@
-"""Server-side time of one rerun of each page (prompt change -> every figure built), via AppTest.
+"""Server-side time of one rerun of each page, via AppTest: a prompt change (every figure rebuilt,
+no cache hits) and, for the lesson pages, moving one of their own controls.
 
 Not a test; prints a table. The browser adds the websocket round trip and Plotly drawing on top
 (bench/browser_latency.py measures that end to end).
-Usage: python bench/rerun_speed.py [--repeat 10]
+Usage: python bench/rerun_speed.py [--repeat 10] [--pages explorer,masks,rank,positional,softmax]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -22,35 +24,80 @@ import models  # noqa: E402
 
 WORDS = "the cats that the dog sees are happy . alice met bob at the park . then alice gave bob a book ."
 
+# page -> (query parameters, [(label, widget kind, key, values to cycle through)])
+PAGES = {
+    "explorer": [({"view": v}, []) for v in ("heatmap", "grid", "lines")],
+    "masks": [({}, [])],
+    "rank": [({}, [("head", "segmented_control", "head", [1, 2, 3, 0]),
+                   ("float32", "segmented_control", "dtype", ["float32", "float64"]),
+                   ("toy logit", "slider", "toy_l0", [1.0, 2.0, 3.0, -1.0])])],
+    "positional": [({}, [("d_model", "select_slider", "pe_d", [128, 256, 512, 64]),
+                         ("offset k", "slider", "pe_k", [7, 20, 33, 5]),
+                         ("rope m", "slider", "rope_m", [4, 9, 30, 2])])],
+    "softmax": [({}, [("d_k", "select_slider", "dk", [128, 256, 1024, 64]),
+                      ("row scale", "slider", "sm_log2s", [-2.0, -1.0, 0.0, -3.0]),
+                      ("live factor", "select_slider", "live_c", [2.0, 4.0, 0.5, 1.0])])],
+}  # fmt: skip
+
+
+TOKENIZER = models.load("decoder").tokenizer
+
 
 def prompt_of(n_tokens: int, salt: str) -> str:
-    tok = models.load("decoder").tokenizer
+    tok = TOKENIZER
     ids = tok.encode((WORDS + " ") * 40)[: n_tokens - 2]
     return tok.decode(ids) + " " + salt
+
+
+def timed(action, repeat: int) -> tuple[float, float]:
+    times = []
+    for i in range(repeat + 2):
+        t0 = time.perf_counter()
+        at = action(i)
+        times.append((time.perf_counter() - t0) * 1000)
+        assert not at.exception, at.exception
+    times = sorted(times[2:])  # the first two warm caches up
+    return statistics.median(times), times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+
+
+def open_page(page: str, query: dict, prompt: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for k, v in {**query, "prompt": prompt}.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(f"lessons/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=10)
+    ap.add_argument("--pages", default=",".join(PAGES))
     args = ap.parse_args()
-    print(f"{'page':10} {'view':8} {'tokens':>6} {'median ms':>10} {'p95 ms':>8}")
-    for page, view in (("explorer", "heatmap"), ("explorer", "grid"), ("explorer", "lines"), ("masks", "-")):
-        for n in (16, 64, 256):
-            at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-            if view != "-":
-                at.query_params["view"] = view
-            at.run()
-            at.switch_page(f"lessons/{page}.py").run()
-            times = []
-            for i in range(args.repeat + 2):
-                text = prompt_of(n, f"x{i}")  # a new prompt every time: no cache hits
-                t0 = time.perf_counter()
-                at.text_input(key="prompt").input(text).run()
-                times.append((time.perf_counter() - t0) * 1000)
-                assert not at.exception, at.exception
-            times = sorted(times[2:])
-            p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-            print(f"{page:10} {view:8} {n:6} {statistics.median(times):10.1f} {p95:8.1f}")
+    print(f"{'page':11} {'change':14} {'tokens':>6} {'median ms':>10} {'p95 ms':>8}")
+    for page in args.pages.split(","):
+        for query, controls in PAGES[page]:
+            label = query.get("view", "prompt")
+            for n in (16, 64, 256):
+                at = open_page(page, query, prompt_of(n, "x"))
+
+                prompts = [prompt_of(n, f"x{i}") for i in range(args.repeat + 2)]  # new every time: no cache hits
+
+                def new_prompt(i, at=at, prompts=prompts):
+                    return at.text_input(key="prompt").input(prompts[i]).run()
+
+                med, p95 = timed(new_prompt, args.repeat)
+                print(f"{page:11} {label:14} {n:6} {med:10.1f} {p95:8.1f}")
+            for name, kind, key, values in controls:
+                at = open_page(page, query, prompt_of(64, "y"))
+                cycle = itertools.cycle(values)
+
+                def move(_, at=at, kind=kind, key=key, cycle=cycle):
+                    return getattr(at, kind)(key=key).set_value(next(cycle)).run()
+
+                med, p95 = timed(move, args.repeat)
+                print(f"{page:11} {name:14} {64:6} {med:10.1f} {p95:8.1f}")
 
 
 if __name__ == "__main__":
