@@ -8,7 +8,7 @@ from models import analysis
 from ui import controls, shell, state
 from ui.i18n import names, t
 from ui.loaders import rank_report, rank_sweep
-from ui.params import DTYPES, SWEEP_INPUTS, TOLERANCES, TOY_MASKS
+from ui.params import DTYPES, PIT_SIGMAS, SWEEP_INPUTS, TOLERANCES, TOY_MASKS
 from viz.palette import MASK_KIND_COLORS, WEIGHT_DASH
 from viz.plots import Series
 
@@ -83,6 +83,7 @@ if c.numerical_rank < c.n:
     st.warning(
         t(
             "rank.underflow",
+            cond=f"{c.condition_number:.2g}",
             k=below,
             n=c.n,
             dtype=dtype,
@@ -185,6 +186,43 @@ def sweep() -> None:
 
 
 sweep()
+
+
+# ---------------------------------------------------------------- the float32 pitfall, reproduced
+@st.fragment
+def pitfall() -> None:
+    """Random q, k (no model): the case where a naive matrix_rank rates causal below bidirectional."""
+    st.header(t("rank.pit_title"))
+    st.markdown(t("rank.pit_intro"))
+    for name in ("pit_n", "pit_d", "pit_sigma"):
+        state.ensure(name)
+    c1, c2, c3 = st.columns(3)
+    c1.slider("n", 4, 256, key="pit_n")
+    c2.slider("d", 1, 64, key="pit_d")
+    c3.select_slider(t("rank.pit_sigma"), PIT_SIGMAS, key="pit_sigma", help=t("rank.pit_sigma_help"))
+    shell.track("pit_n", "pit_d", "pit_sigma")
+    n, d, sigma = st.session_state["pit_n"], st.session_state["pit_d"], st.session_state["pit_sigma"]
+    rng = np.random.default_rng(0)
+    scores = rng.normal(0, sigma, (n, d)) @ rng.normal(0, sigma, (n, d)).T / np.sqrt(d)
+    cases = {"causal": np.where(np.tril(np.ones((n, n), bool)), scores, -np.inf), "bidirectional": scores}
+    got = {(k, dt): analysis.rank_report(v, np.dtype(dt)) for k, v in cases.items() for dt in DTYPES}
+    st.dataframe(
+        {
+            t("rank.measure"): [t("rank.pit_row", mask=t(f"mask.{k}"), dtype=dt) for k in cases for dt in DTYPES],
+            t("rank.row.numerical", dtype=""): [f"{got[k, dt].numerical_rank} / {n}" for k in cases for dt in DTYPES],
+            t("rank.row.min_diag", dtype=""): [f"{got[k, dt].min_diagonal:.3g}" for k in cases for dt in DTYPES],
+            t("rank.row.condition"): [f"{got[k, dt].condition_number:.3g}" for k in cases for dt in DTYPES],
+            t("rank.row.logdet"): [f"{got[k, dt].log_abs_det:.4g}" for k in cases for dt in DTYPES],
+        },
+        hide_index=True,
+        width="stretch",
+    )
+    c32, b32 = got["causal", "float32"].numerical_rank, got["bidirectional", "float32"].numerical_rank
+    key = "rank.pit_paradox" if c32 < b32 else "rank.pit_no_paradox"
+    st.markdown(t(key, c=c32, b=b32, n=n, exp=f"{got['causal', 'float64'].log10_min_diagonal:.0f}"))
+
+
+pitfall()
 
 # ---------------------------------------------------------------- a toy the student edits by hand
 st.header(t("rank.toy_title"))

@@ -23,6 +23,7 @@ DTYPES = ("float64", "float32")
 TOLERANCES = ("auto", "1e-2", "1e-4", "1e-6", "1e-8", "1e-10", "1e-12", "1e-14")
 SWEEP_INPUTS = ("random", "text")
 TOY_MASKS = ("causal", "bidirectional")
+PIT_SIGMAS = (0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
 # positional lesson
 PE_DIMS = (4, 8, 16, 32, 64, 128, 256, 512)
 PE_BASES = (10, 100, 1000, 10000, 100000)
@@ -104,6 +105,9 @@ PARAMS: dict[str, Param] = {
     "toy_row": one_based(3),
     "toy_sharp": Param(1, int_in(1, 100)),
     "toy_seed": Param(0, int_in(0, 999)),
+    "pit_n": Param(64, int_in(4, 256)),
+    "pit_d": Param(8, int_in(1, 64)),
+    "pit_sigma": Param(3.0, number_in(PIT_SIGMAS)),
     # positional
     "pe_d": Param(64, number_in(PE_DIMS)),
     "pe_base": Param(10000, number_in(PE_BASES)),

@@ -75,14 +75,18 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "rank.underflow": {
         "en": "The causal matrix has numerical rank below n in {dtype}: {k} of its {n} singular values fall under τ. "
-        "It is **still full rank**: its smallest diagonal weight is about 10^{exp} (shown as {min} in {dtype}), "
-        "> 0, and ln |det A| = Σ ln aᵢᵢ = {logdet} is finite. Either sharp logits made some weights smaller "
-        "than the precision can resolve, or τ is set above them. The argument holds in exact arithmetic, but a naive "
-        "`matrix_rank` in floating point can contradict it.",
-        "zh": "因果矩阵在 {dtype} 下的数值秩小于 n：{n} 个奇异值中有 {k} 个低于 τ。但它**依然满秩**：最小的对角权重约为 "
-        "10^{exp}（在 {dtype} 中显示为 {min}），> 0，而 ln |det A| = Σ ln aᵢᵢ = {logdet} 是有限值。"
-        "要么是尖锐的打分让一些权重小到超出了精度的分辨能力，要么是 τ 设得比它们还大。论证在精确运算中成立，但在浮点运算中直接调用 `matrix_rank` "
-        "可能得出相反的结论。",
+        "It is **still full rank**. det A = Π aᵢᵢ; its smallest diagonal weight is about 10^{exp} (stored as {min} "
+        "in {dtype}), which is > 0, and ln |det A| = {logdet} is finite. Two things make it *look* deficient:\n"
+        "- A triangular matrix can have singular values far smaller than any of its diagonal entries: it can be "
+        "badly conditioned (here σ_max/σ_min = {cond}).\n"
+        "- Sharp logits can push weights below what {dtype} can store (or below the τ you chose).\n\n"
+        "Numerical rank measures how close a matrix is to singular, not whether it is singular.",
+        "zh": "因果矩阵在 {dtype} 下的数值秩小于 n：{n} 个奇异值中有 {k} 个低于 τ。但它**依然满秩**。det A = Π aᵢᵢ；"
+        "最小的对角权重约为 10^{exp}（在 {dtype} 中存为 {min}），它 > 0，且 ln |det A| = {logdet} 是有限值。"
+        "它*看起来*秩亏缺，有两个原因：\n"
+        "- 三角矩阵的奇异值可以远小于它的任何一个对角元：它可能是病态的（这里 σ_max/σ_min = {cond}）。\n"
+        "- 尖锐的打分会把权重推到 {dtype} 无法存储的范围以下（或低于你选的 τ）。\n\n"
+        "数值秩衡量的是矩阵离奇异有多近，而不是它是否奇异。",
     },
     "rank.causal_full": {
         "en": "The causal matrix is numerically full rank in {dtype} ({n} of {n}), as the triangular argument predicts.",
@@ -99,14 +103,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "- **Exact rank** is a property of the real matrix. A lower-triangular matrix with a positive "
         "diagonal always has exact rank n. For a general matrix, floating point cannot decide it.\n"
         "- **Numerical rank** counts singular values above a tolerance τ. It depends on τ and on the precision: "
-        "a weight of 1e-60 is 0 in float32.\n"
+        "a weight of 1e-60 is 0 in float32. It can also fall below n with no weight anywhere near 0, because a "
+        "triangular matrix's smallest singular value can be far below its smallest diagonal entry.\n"
         "- **Effective rank** (Roy & Vetterli, 2007) is exp of the entropy of the normalised singular values. It "
         "is a smooth count of how many directions matter: n for the identity, 1 for a matrix of identical rows.\n\n"
         "The low-rank claim concerns the last two. It comes from a popular argument for decoder-only LLMs "
         "(Su Jianlin, 2023). A related result: pure self-attention without residuals and MLPs loses rank "
         "doubly exponentially with depth (Dong, Cordonnier & Loukas, ICML 2021).",
         "zh": "- **精确秩**是真实矩阵的性质。对角元全为正的下三角矩阵，其精确秩必为 n。对于一般矩阵，浮点运算无法判定。\n"
-        "- **数值秩**统计大于容差 τ 的奇异值个数。它取决于 τ 和精度：1e-60 的权重在 float32 中就是 0。\n"
+        "- **数值秩**统计大于容差 τ 的奇异值个数。它取决于 τ 和精度：1e-60 的权重在 float32 中就是 0。"
+        "即使没有任何权重接近 0，它也可能小于 n，因为三角矩阵的最小奇异值可以远小于其最小对角元。\n"
         "- **有效秩**（Roy & Vetterli, 2007）是归一化奇异值之熵的指数。它平滑地统计有多少方向起作用："
         "单位矩阵为 n，各行相同的矩阵为 1。\n\n"
         "低秩论断涉及的是后两者。它出自一个支持仅解码器大模型的流行论证（苏剑林，2023）。相关结果：没有残差和 MLP "
@@ -160,6 +166,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "Read the two figures rather than the slogan.",
         "zh": "**{weights}：** 数值秩，双向为 n 的 {bn}，因果为 {cn}；有效秩 {be} 对 {ce}。"
         "这里的数据并未呈现“双向满秩但有效秩更低”的清晰图景，请以两张图为准，而不是口号。",
+    },
+    "rank.pit_title": {"en": "The float32 pitfall, reproduced", "zh": "重现 float32 陷阱"},
+    "rank.pit_intro": {
+        "en": "No model here: scores = q·kᵀ/√d for random q, k of n tokens in d dimensions, entries drawn with "
+        "standard deviation σ. Apply the causal or no mask, take the softmax, and ask `numpy.linalg.matrix_rank` "
+        "(default tolerance). At n = 64, d = 8 the naive answer contradicts the theorem.",
+        "zh": "这里不用模型：对 n 个词元、d 维的随机 q、k（各分量标准差为 σ），打分 = q·kᵀ/√d。分别加因果掩码或不加掩码，"
+        "做 softmax，再用 `numpy.linalg.matrix_rank`（默认容差）求秩。在 n = 64、d = 8 时，这种朴素的答案与定理相矛盾。",
+    },
+    "rank.pit_sigma": {"en": "σ of q and k entries", "zh": "q、k 分量的标准差 σ"},
+    "rank.pit_sigma_help": {
+        "en": "Larger σ means larger scores and sharper softmax rows.",
+        "zh": "σ 越大，打分越大，softmax 各行越尖锐。",
+    },
+    "rank.pit_row": {"en": "{mask}, {dtype}", "zh": "{mask}，{dtype}"},
+    "rank.pit_paradox": {
+        "en": "In float32 the causal matrix gets numerical rank **{c}**, *lower* than the bidirectional one's **{b}** "
+        "(of {n}), although it is provably full rank: its smallest diagonal weight is about 10^{exp}, and the "
+        "determinant Π aᵢᵢ is not 0. This is the result a naive demo prints. It shows ill-conditioning and limited "
+        "precision, not a rank deficit. Compare the float64 rows and the finite ln |det A|.",
+        "zh": "在 float32 中，因果矩阵的数值秩为 **{c}**，*低于*双向矩阵的 **{b}**（共 {n}），尽管它可以证明是满秩的："
+        "最小对角权重约为 10^{exp}，行列式 Π aᵢᵢ 不为 0。朴素的演示就会打印出这种结果。它反映的是病态性与有限精度，"
+        "而不是秩亏缺。请对比 float64 的行以及有限的 ln |det A|。",
+    },
+    "rank.pit_no_paradox": {
+        "en": "Here the float32 numerical rank of the causal matrix ({c} of {n}) is not below the bidirectional "
+        "one's ({b}). Raise σ or n to reach the regime where a naive check contradicts the theorem.",
+        "zh": "此时因果矩阵的 float32 数值秩（{c}/{n}）并不低于双向矩阵（{b}）。调大 σ 或 n，即可进入朴素检查与定理相矛盾的区域。",
     },
     "rank.toy_title": {"en": "A toy you can edit", "zh": "可以动手修改的小例子"},
     "rank.toy_intro": {
