@@ -13,16 +13,16 @@ from ui.loaders import learned_positions, shuffle_deltas
 from ui.params import PE_BASES, PE_DIMS
 from viz.plots import Arrow, Series
 
+ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are float32 rounding
+
 settings = state.current()
 scale = settings.scale
 st.markdown(t("pos.intro"))
 
 # ---------------------------------------------------------------- sinusoidal
 st.header(t("pos.sin_title"))
-st.latex(
-    r"PE_{(pos,\,2i)}=\sin\!\big(pos\cdot\omega_i\big),\quad PE_{(pos,\,2i+1)}=\cos\!\big(pos\cdot\omega_i\big),"
-    r"\quad \omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}"
-)
+st.latex(r"PE_{(pos,\,2i)}=\sin\!\big(pos\cdot\omega_i\big),\quad PE_{(pos,\,2i+1)}=\cos\!\big(pos\cdot\omega_i\big)")
+st.latex(r"\omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}")
 st.caption(t("pos.sin_source"))
 for name in ("pe_d", "pe_base", "pe_n", "pe_dims"):
     state.ensure(name)
@@ -41,9 +41,14 @@ pe = sinusoidal_table(n_pos, d, base)  # [P, d]
 omega = pair_frequencies(d, base)
 
 
+def number(x: float) -> str:
+    """3 significant digits, without exponent notation for the long periods (47,124, not 4.71e+04)."""
+    return f"{x:,.0f}" if x >= 1000 else f"{x:.3g}"
+
+
 def dim_name(i: int) -> str:
     fn = "sin" if i % 2 == 0 else "cos"
-    return t("pos.dim_series", i=i, fn=fn, period=f"{2 * np.pi / omega[i // 2]:.3g}")
+    return t("pos.dim_series", i=i, fn=fn, period=number(2 * np.pi / omega[i // 2]))
 
 
 waves = viz.plots.lines(
@@ -56,7 +61,7 @@ waves = viz.plots.lines(
     scale=scale,
 )
 st.plotly_chart(waves, key="pe_waves")
-st.markdown(t("pos.waves_explain", fast=f"{2 * np.pi:.2f}", slow=f"{2 * np.pi / omega[-1]:.3g}"))
+st.markdown(t("pos.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
 c1, c2 = st.columns(2)
 c1.plotly_chart(
     viz.plots.value_heatmap(
@@ -83,8 +88,8 @@ c2.plotly_chart(
         None,
         None,
         title=t("pos.sim_title"),
-        x_title=t("pos.pos"),
-        y_title=t("pos.pos"),
+        x_title="pos′",
+        y_title="pos",
         hover_name="PE·PE",
         colorscale="diverging",
         text_fmt=None,
@@ -102,10 +107,8 @@ with st.expander(t("pos.cell_title"), expanded=True):
     i = dim // 2
     fn = "sin" if dim % 2 == 0 else "cos"
     angle = pos * omega[i]
-    st.latex(
-        rf"PE_{{({pos},\,{dim})}}=\{fn}\!\Big(\frac{{{pos}}}{{{base}^{{{2 * i}/{d}}}}}\Big)"
-        rf"=\{fn}({angle:.4f})={pe[pos, dim]:.6f}"
-    )
+    st.latex(rf"PE_{{({pos},\,{dim})}}=\{fn}\!\Big(\frac{{{pos}}}{{{base}^{{{2 * i}/{d}}}}}\Big)")
+    st.latex(rf"=\{fn}({angle:.4f})={pe[pos, dim]:.6f}")
 
 # ---------------------------------------------------------------- shift = rotation
 st.header(t("pos.shift_title"))
@@ -129,11 +132,9 @@ m = shift_matrix(k, d, base)
 full = sinusoidal_table(n_pos + k, d, base)
 err = float(np.abs(full[:n_pos] @ m.T - full[k:]).max())
 a, b = full[p0, 2 * pair : 2 * pair + 2], full[p0 + k, 2 * pair : 2 * pair + 2]
-rotated = m[2 * pair : 2 * pair + 2, 2 * pair : 2 * pair + 2] @ a
 arrows = [
     Arrow(a[0], a[1], f"PE({p0})", viz.HEAD_COLORS[0]),
-    Arrow(b[0], b[1], f"PE({p0 + k})", viz.HEAD_COLORS[3]),
-    Arrow(rotated[0], rotated[1], f"M_k·PE({p0})", viz.HEAD_COLORS[3], dash="dot"),
+    Arrow(b[0], b[1], f"PE({p0 + k})", viz.HEAD_COLORS[3]),  # the same vector, two ways
 ]
 c1, c2 = st.columns([3, 2])
 c1.plotly_chart(
@@ -163,10 +164,8 @@ c2.markdown(
 # ---------------------------------------------------------------- RoPE
 st.header(t("pos.rope_title"))
 st.markdown(t("pos.rope_intro"))
-st.latex(
-    r"\langle R_{m}\,q,\;R_{n}\,k\rangle=q^{\top}R_{m}^{\top}R_{n}\,k=q^{\top}R_{n-m}\,k,\qquad "
-    r"R_{m}=\bigoplus_i\begin{pmatrix}\cos m\theta_i&-\sin m\theta_i\\ \sin m\theta_i&\cos m\theta_i\end{pmatrix}"
-)
+st.latex(r"\langle R_{m}\,q,\;R_{n}\,k\rangle=q^{\top}R_{m}^{\top}R_{n}\,k=q^{\top}R_{n-m}\,k")
+st.latex(r"R_{m}=\bigoplus_i\begin{pmatrix}\cos m\theta_i&-\sin m\theta_i\\ \sin m\theta_i&\cos m\theta_i\end{pmatrix}")
 for name in ("rope_m", "rope_n"):
     state.ensure(name)
 c1, c2 = st.columns(2)
@@ -183,9 +182,9 @@ rk = rope_rotate(kv[None], np.array([kn]))[0]
 shifted = rope_rotate(q[None], np.array([qm + 10]))[0] @ rope_rotate(kv[None], np.array([kn + 10]))[0]
 arrows = [
     Arrow(q[0], q[1], "q", viz.HEAD_COLORS[0], dash="dot"),
-    Arrow(rq[0], rq[1], f"R_{qm} q", viz.HEAD_COLORS[0]),
+    Arrow(rq[0], rq[1], f"q, m={qm}", viz.HEAD_COLORS[0]),
     Arrow(kv[0], kv[1], "k", viz.HEAD_COLORS[1], dash="dot"),
-    Arrow(rk[0], rk[1], f"R_{kn} k", viz.HEAD_COLORS[1]),
+    Arrow(rk[0], rk[1], f"k, n={kn}", viz.HEAD_COLORS[1]),
 ]
 c1, c2 = st.columns(2)
 c1.plotly_chart(
@@ -244,8 +243,8 @@ c1.plotly_chart(
         None,
         None,
         title=t("pos.learned_fig", n=table.shape[0], d=table.shape[1]),
-        x_title=t("pos.pos"),
-        y_title=t("pos.pos"),
+        x_title="pos′",
+        y_title="pos",
         hover_name="cos",
         colorscale="diverging",
         zmin=-1,
@@ -296,7 +295,11 @@ cases = (
     ("none.causal", t("pos.case.none_causal")),
     (
         "trained",
-        t("pos.case.trained", pe=t(f"pe.{model.config.positional}"), mask=t(f"mask.{model.config.default_mask}")),
+        t(
+            "pos.case.trained",
+            pe=t(f"pe.{model.config.positional}"),
+            mask=t(f"mask.{model.config.default_mask}").lower(),
+        ),
     ),
 )
 top = max(float(res[key].max()) for key, _ in cases) or 1.0
@@ -311,7 +314,8 @@ for col, (key, title) in zip(cols, cases, strict=True):
             y_title=t("pos.delta"),
             title=title,
             text_fmt=None,
-            y_range=(0, top * 1.05),
+            log_y=True,  # 1e-7 (rounding) beside 30: only a log axis shows both
+            y_range=(ROUNDING, top * 2),
             scale=scale,
         ),
         key=f"shuffle_{key}",

@@ -21,11 +21,12 @@ cfg = model.config
 st.markdown(t("rank.intro"))
 if cfg.arch == "encoder-decoder":
     st.caption(t("rank.encdec_note"))
+# Short formulas, one per line: a long one does not fit a phone.
 st.latex(
     r"A=\begin{pmatrix}a_{11}&0&\cdots&0\\a_{21}&a_{22}&\cdots&0\\\vdots&&\ddots&\vdots\\"
-    r"a_{n1}&a_{n2}&\cdots&a_{nn}\end{pmatrix},\qquad \det A=\prod_{i=1}^{n}a_{ii},\qquad "
-    r"a_{ii}=\frac{e^{s_{ii}}}{\sum_{j\le i}e^{s_{ij}}}>0"
+    r"a_{n1}&a_{n2}&\cdots&a_{nn}\end{pmatrix}"
 )
+st.latex(r"\det A=\prod_{i=1}^{n}a_{ii},\qquad a_{ii}=\frac{e^{s_{ii}}}{\sum_{j\le i}e^{s_{ij}}}>0")
 
 # ---------------------------------------------------------------- the prompt, one head, both masks
 st.header(t("rank.prompt_title"))
@@ -72,7 +73,7 @@ rows = {
     t("rank.row.logdet"): lambda r: f"{r.log_abs_det:.4g}",
     t("rank.row.exact"): _exact,
 }
-st.dataframe(
+st.table(
     {t("rank.measure"): list(rows), **{t(f"mask.{k}"): [f(reports[k]) for f in rows.values()] for k in MASKS}},
     hide_index=True,
     width="stretch",
@@ -98,11 +99,9 @@ b = reports["bidirectional"]
 st.info(t("rank.compare", bn=b.numerical_rank, n=b.n, be=f"{b.effective_rank:.1f}", ce=f"{c.effective_rank:.1f}"))
 with st.expander(t("rank.three_ranks_title")):
     st.markdown(t("rank.three_ranks"))
-    st.latex(
-        r"\operatorname{rank}_{\mathrm{num}}(A)=\#\{i:\sigma_i>\tau\},\quad "
-        r"\tau_{\mathrm{numpy}}=\sigma_{\max}\cdot n\cdot\varepsilon_{\mathrm{dtype}}\qquad "
-        r"\operatorname{erank}(A)=\exp\Big(-\sum_i p_i\log p_i\Big),\ p_i=\frac{\sigma_i}{\sum_j\sigma_j}"
-    )
+    st.latex(r"\operatorname{rank}_{\mathrm{num}}(A)=\#\{i:\sigma_i>\tau\}")
+    st.latex(r"\tau_{\mathrm{numpy}}=\sigma_{\max}\cdot n\cdot\varepsilon_{\mathrm{dtype}}")
+    st.latex(r"\operatorname{erank}(A)=\exp\Big(-\sum_i p_i\log p_i\Big),\quad p_i=\frac{\sigma_i}{\sum_j\sigma_j}")
 
 if st.toggle(t("rank.all_heads"), key="rank_all", help=t("rank.all_heads_help")):
     table: dict[str, list] = {t("ctl.layer"): [], t("ctl.head"): []}
@@ -117,7 +116,7 @@ if st.toggle(t("rank.all_heads"), key="rank_all", help=t("rank.all_heads_help"))
                 r = rank_report(settings.model, settings.weights, text, kind, li, hi, dtype, tol)
                 table[t("rank.col.numerical", mask=t(f"mask.{kind}"))].append(r.numerical_rank)
                 table[t("rank.col.effective", mask=t(f"mask.{kind}"))].append(round(r.effective_rank, 1))
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.table(table, hide_index=True, width="stretch")
 
 
 # ---------------------------------------------------------------- the sweep over lengths
@@ -206,7 +205,7 @@ def pitfall() -> None:
     scores = rng.normal(0, sigma, (n, d)) @ rng.normal(0, sigma, (n, d)).T / np.sqrt(d)
     cases = {"causal": np.where(np.tril(np.ones((n, n), bool)), scores, -np.inf), "bidirectional": scores}
     got = {(k, dt): analysis.rank_report(v, np.dtype(dt)) for k, v in cases.items() for dt in DTYPES}
-    st.dataframe(
+    st.table(
         {
             t("rank.measure"): [t("rank.pit_row", mask=t(f"mask.{k}"), dtype=dt) for k in cases for dt in DTYPES],
             t("rank.row.numerical", dtype=""): [f"{got[k, dt].numerical_rank} / {n}" for k in cases for dt in DTYPES],
@@ -280,6 +279,7 @@ c1.plotly_chart(
         y_title=t("lbl.query"),
         hover_name=t("rank.score"),
         text_fmt=".1f",
+        index_labels=False,  # the toy's tokens are the numbers 1..n themselves
         scale=settings.scale,
     ),
     key="toy_scores",
@@ -297,12 +297,13 @@ c2.plotly_chart(
         y_title=t("lbl.query"),
         hover_name=t("lbl.weight"),
         text_fmt=".3g",
+        index_labels=False,
         scale=settings.scale,
     ),
     key="toy_weights",
 )
 toy = {d: analysis.rank_report(scores, np.dtype(d)) for d in DTYPES}
-st.dataframe(
+st.table(
     {
         t("rank.measure"): [
             t("rank.row.numerical", dtype=""),

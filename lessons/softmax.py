@@ -33,12 +33,10 @@ def samples(d_k: int, sigma: float) -> np.ndarray:
 
 # ---------------------------------------------------------------- the variance argument
 st.header(t("sm.var_title"))
-st.latex(
-    r"q,k\sim\mathcal N(0,\sigma^2 I_{d_k})\;\Rightarrow\;"
-    r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_ik_i)"
-    r"=\sum_{i=1}^{d_k}\mathbb E[q_i^2]\,\mathbb E[k_i^2]=d_k\,\sigma^4,\qquad "
-    r"\operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big)=\sigma^4"
-)
+st.latex(r"q,k\sim\mathcal N(0,\sigma^2 I_{d_k})\;\Rightarrow")
+st.latex(r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_ik_i)")
+st.latex(r"=\sum_{i=1}^{d_k}\mathbb E[q_i^2]\,\mathbb E[k_i^2]=d_k\,\sigma^4")
+st.latex(r"\operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big)=\sigma^4")
 st.caption(t("sm.var_source"))
 for name in ("sigma", "dk"):
     state.ensure(name)
@@ -54,7 +52,7 @@ hist = viz.plots.histograms(
     {t("sm.raw", var=f"{raw_var:.3g}"): x, t("sm.scaled", var=f"{scaled_var:.3g}"): x / np.sqrt(d_k)},
     x_title="q·k",
     y_title=t("sm.density"),
-    title=t("sm.hist_title", d_k=d_k, sigma=sigma, n=HIST_SAMPLES),
+    title=t("sm.hist_title", d_k=d_k, sigma=sigma, n=f"{HIST_SAMPLES:,}"),
     bins=80,
     colors=[viz.HEAD_COLORS[3], viz.HEAD_COLORS[0]],
     scale=scale,
@@ -69,7 +67,7 @@ fig = viz.plots.lines(
         Series(t("sm.empirical_scaled"), curve / np.array(DKS), color=viz.HEAD_COLORS[0]),
     ],
     x_title="d_k",
-    y_title="Var",
+    y_title=t("sm.var_axis"),
     title=t("sm.curve_title", n=CURVE_SAMPLES),
     log_x=True,
     log_y=True,
@@ -97,9 +95,10 @@ st.markdown(t("sm.row_intro", n=ROW_KEYS, d_k=d_k, sigma=sigma))
 rng = np.random.default_rng(0)
 row = rng.normal(0, sigma, d_k) @ rng.normal(0, sigma, (d_k, ROW_KEYS))  # raw q·k_j
 default = -0.5 * np.log2(d_k)  # log2(1/sqrt(d_k))
-if st.session_state.get("sm_log2s") is None or st.session_state.get("_sm_dk") != d_k:
+changed_dk = st.session_state.get("_sm_dk", d_k) != d_k  # not on a first load: a shared link keeps its s
+if st.session_state.get("sm_log2s") is None or changed_dk:
     st.session_state["sm_log2s"] = default  # a new d_k starts at its own 1/sqrt(d_k)
-    st.session_state["_sm_dk"] = d_k
+st.session_state["_sm_dk"] = d_k
 st.slider(t("sm.scale_slider"), *LOG2_SCALE, step=0.25, key="sm_log2s", help=t("sm.scale_help"), format="%.2f")
 shell.track("sm_log2s")
 s = 2.0 ** st.session_state["sm_log2s"]
@@ -153,14 +152,12 @@ st.markdown(
         h=f"{entropy:.3f}",
         hmax=f"{np.log(ROW_KEYS):.3f}",
         pmax=f"{p.max():.3f}",
-        jac=f"{jac:.2e}",
-        jmax=f"{1 / ROW_KEYS:.3f}",
+        jac=f"{jac:.3g}",
+        uniform=f"{1 / ROW_KEYS:.3f}",
     )
 )
-st.latex(
-    r"\frac{\partial\,\mathrm{softmax}(s)_i}{\partial s_j}=p_i(\delta_{ij}-p_j),\qquad "
-    r"J=\operatorname{diag}(p)-pp^{\top},\qquad \|J\|_2\to 0\ \text{as}\ p\to\text{one-hot}"
-)
+st.latex(r"\frac{\partial\,\mathrm{softmax}(s)_i}{\partial s_j}=p_i(\delta_{ij}-p_j)")
+st.latex(r"J=\operatorname{diag}(p)-pp^{\top},\qquad 0\le\|J\|_2\le\tfrac12")
 st.markdown(t("sm.row_explain"))
 
 # ---------------------------------------------------------------- the live model
@@ -235,6 +232,8 @@ if "next" in run:
             y_title=t("sm.prob"),
             title=t("sm.next_title", c=f"{c:g}"),
             highlight=0,
+            text_fmt=".2g",
+            log_y=True,  # a confident model puts 0.99 on one token: the others show only on a log axis
             scale=scale,
         ),
         key="sm_next",
@@ -246,7 +245,8 @@ else:
 # ---------------------------------------------------------------- dot product vs cosine
 st.header(t("sm.cos_title"))
 st.markdown(t("sm.cos_intro"))
-st.latex(r"q\cdot k=\|q\|\,\|k\|\cos\theta,\qquad \cos\theta=\frac{q\cdot k}{\|q\|\,\|k\|}")
+st.latex(r"q\cdot k=\|q\|\,\|k\|\cos\theta")
+st.latex(r"\cos\theta=\frac{q\cdot k}{\|q\|\,\|k\|}")
 for name in ("q_norm", "k_norm", "qk_angle"):
     state.ensure(name)
 c1, c2, c3 = st.columns(3)
@@ -280,7 +280,7 @@ for a, n in zip(angles, lengths, strict=True):
 dots = np.array([q @ k for k in keys])
 weights = analysis.softmax(dots / np.sqrt(dim))
 cosines = [analysis.cosine(q, k) for k in keys]
-st.dataframe(
+st.table(
     {
         t("sm.col.key"): [f"k{j + 1}" for j in range(len(keys))],
         "‖k‖": [f"{np.linalg.norm(k):.2f}" for k in keys],

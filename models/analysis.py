@@ -226,8 +226,9 @@ def softmax_jacobian_norm(p: np.ndarray) -> float:
     """Spectral norm of ∂softmax/∂scores = diag(p) - p pᵀ (symmetric, positive semi-definite).
 
     It bounds how much a change of the scores can move the weights, hence the gradient that
-    reaches q and k. A saturated (one-hot) softmax has Jacobian 0: learning stalls. Its maximum,
-    for a uniform row over n entries, is 1/n.
+    reaches q and k. A saturated (one-hot) softmax has Jacobian 0: learning stalls. By Gershgorin
+    it never exceeds max_i 2·p_i(1 - p_i) <= 1/2 (reached by two entries of 1/2 each); a uniform
+    row over n entries gives 1/n.
     """
     p = np.asarray(p, dtype=np.float64)
     return float(np.linalg.eigvalsh(np.diag(p) - np.outer(p, p))[-1])

@@ -40,6 +40,11 @@ html { font-size: 20px; }
 </style>"""
 
 
+# Static CSS (never user text): a formula wider than a phone scrolls sideways instead of being cut off.
+BASE_CSS = """<style>
+.katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.2rem 0; }
+</style>"""
+
 _gc_frozen = False
 
 
@@ -69,6 +74,7 @@ def sidebar() -> state.Settings:
         )
         st.toggle(t("present.label"), key="present", help=t("present.help"))
     settings = state.current()
+    st.html(BASE_CSS)
     if settings.present:
         st.html(PRESENTATION_CSS)
     return settings

@@ -107,17 +107,48 @@ def _log_position(value: float, log: bool, what: str) -> float:
     return math.log10(value)
 
 
-def _legend_on_top(fig: go.Figure, layout: dict, title: str, scale: float) -> None:
-    """Horizontal legend just above the plot; with a title, the top margin grows so the two do not overlap."""
-    if title:
-        layout["margin"]["t"] += 2 * font_size(scale)
+def _legend_below(fig: go.Figure, layout: dict, title: str, scale: float) -> None:
+    """Horizontal legend at the bottom of the figure, under the x-axis title.
+
+    The legend is placed in container coordinates, so Plotly grows the bottom margin to fit it,
+    however many lines it wraps to on a phone. A legend above the plot ran into the title once
+    it wrapped.
+    """
     fig.update_layout(
         **layout,
         showlegend=True,
-        legend=dict(orientation="h", x=0, y=1.0, xanchor="left", yanchor="bottom"),
+        legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
     )
     if title:
         fig.update_layout(title_text=escape(title))
+
+
+def _tick_text(v: float) -> str:
+    return f"{v:g}" if 1e-3 <= abs(v) < 1e5 else f"{v:.0e}".replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
+
+
+def log_ticks(values: np.ndarray, at_values: bool = False) -> dict:
+    """Tick positions for a log axis over these values, as plain numbers.
+
+    Plotly's defaults label minor ticks ("2 5 10 2 5") and use SI prefixes (1µ, 1n). Instead:
+    the values themselves when at_values (a few lengths or d_k), 1-2-5 steps within three
+    decades, else powers of ten (at most about 8 labels).
+    """
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return {}
+    if at_values and np.unique(v).size <= 12:
+        ticks = np.unique(v)
+    else:
+        lo, hi = math.floor(math.log10(v.min())), math.ceil(math.log10(v.max()))
+        if hi - lo <= 3:
+            ticks = np.array([m * 10.0**k for k in range(lo, hi + 1) for m in (1, 2, 5)])
+        else:
+            step = max(1, math.ceil((hi - lo + 1) / 8))
+            ticks = 10.0 ** np.arange(hi, lo - 1, -step)[::-1]  # counted down from the top decade
+        ticks = ticks[(ticks >= v.min() / 1.0001) & (ticks <= v.max() * 1.0001)]
+    return dict(tickmode="array", tickvals=ticks.tolist(), ticktext=[_tick_text(t) for t in ticks])
 
 
 def _fmt(value: float, spec: str) -> str:
@@ -220,8 +251,9 @@ def lines(
             xanchor="left",
             yanchor="top",
             xshift=round(3 * scale),
-            yshift=-round(k * 1.3 * small["size"]),
+            yshift=-round(k * 1.6 * small["size"]),
             font=small,
+            bgcolor="rgba(255,255,255,0.8)",
         )
     for value, label in hlines:
         fig.add_shape(type="line", xref="paper", yref="y", x0=0, x1=1, y0=value, y1=value, line=ref)
@@ -241,16 +273,24 @@ def lines(
         now = dict(color=INK, width=2 * scale)
         fig.add_shape(type="line", xref="x", yref="paper", x0=current, x1=current, y0=0, y1=1, line=now)
     yaxis = dict(title=dict(text=escape(y_title)), type="log" if log_y else "linear", gridcolor=GRID)
+    xaxis = dict(title=dict(text=escape(x_title)), type="log" if log_x else "linear", gridcolor=GRID)
+    if log_y:
+        ys = [_vector(s.y, xs.size, "y") for s in series] + [
+            _vector(b, xs.size, "band") for s in series for b in (s.low, s.high) if b is not None
+        ]
+        yaxis.update(log_ticks(np.concatenate([*ys, [v for v, _ in hlines], list(y_range or ())])))
+    if log_x:
+        xaxis.update(log_ticks(np.concatenate([xs, [v for v, _ in vlines], [current] if current else []]), True))
     if y_range is not None:
         lo, hi = (_log_position(v, log_y, "y_range") for v in y_range)
         yaxis["range"] = [lo, hi]
     layout = base_layout(scale)
     layout.update(
         height=height if height is not None else round(LINES_HEIGHT_PX * scale),
-        xaxis=dict(title=dict(text=escape(x_title)), type="log" if log_x else "linear", gridcolor=GRID),
+        xaxis=xaxis,
         yaxis=yaxis,
     )
-    _legend_on_top(fig, layout, title, scale)
+    _legend_below(fig, layout, title, scale)
     return fig
 
 
@@ -264,9 +304,13 @@ def bars(
     highlight: int | Sequence[int] | None = None,
     text_fmt: str | None = ".3f",
     y_range: tuple[float, float] | None = None,
+    log_y: bool = False,
     scale: float = 1.0,
 ) -> go.Figure:
     """One bar per name [n]; the highlighted index (or indices) in red, the rest blue.
+
+    log_y shows values spread over decades (next-token probabilities, a change of 1e-7 beside one
+    of 30); a value <= 0 then has no bar. y_range is in data units either way.
 
     Bar i sits at x = i and the x axis shows the escaped names as tick text: names may repeat
     (two "the" tokens) and stay two bars, and no "i " prefix is added, which in a top-10 list of
@@ -298,8 +342,10 @@ def bars(
         )
     )
     yaxis = dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID)
+    if log_y:
+        yaxis = dict(yaxis, type="log", rangemode="normal", **log_ticks(np.concatenate([v, list(y_range or ())])))
     if y_range is not None:
-        yaxis["range"] = list(y_range)
+        yaxis["range"] = [_log_position(r, log_y, "y_range") for r in y_range]
     fig.update_layout(
         **base_layout(scale),
         height=round(BARS_HEIGHT_PX * scale),
@@ -388,7 +434,7 @@ def histograms(
         xaxis=dict(title=dict(text=escape(x_title)), range=[lo, hi], gridcolor=GRID),
         yaxis=dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID),
     )
-    _legend_on_top(fig, layout, title, scale)
+    _legend_below(fig, layout, title, scale)
     return fig
 
 
@@ -606,8 +652,10 @@ def plane_vectors(
             fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=INK, width=1 * scale), hoverinfo="skip"))
             fig.add_annotation(x=tx, y=ty, text=f"{degrees:.0f}°", showarrow=False, font=dict(color=INK, size=fs))
     axis = dict(range=[-reach, reach], zeroline=True, zerolinecolor=MUTED, gridcolor=GRID, constrain="domain")
+    layout = base_layout(scale)
+    layout["margin"].update(l=round(45 * scale), r=round(45 * scale))  # room for a label beyond a tip
     fig.update_layout(
-        **base_layout(scale),
+        **layout,
         height=round(PLANE_HEIGHT_PX * scale),
         showlegend=False,
         xaxis=dict(axis, title=dict(text=escape(x_title))),

@@ -89,9 +89,13 @@ def test_effective_rank_of_stacks_and_extremes():
     np.testing.assert_allclose(analysis.effective_rank_of(s), [1.0, 3.0])
 
 
-def test_softmax_jacobian_norm_is_zero_when_saturated_and_largest_when_uniform():
+def test_softmax_jacobian_norm_is_zero_when_saturated_and_at_most_one_half():
     assert analysis.softmax_jacobian_norm(np.array([1.0, 0.0, 0.0])) == pytest.approx(0.0, abs=1e-12)
     assert analysis.softmax_jacobian_norm(np.full(4, 0.25)) == pytest.approx(0.25)
+    assert analysis.softmax_jacobian_norm(np.array([0.5, 0.5, 0.0])) == pytest.approx(0.5)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        assert analysis.softmax_jacobian_norm(analysis.softmax(rng.normal(0, 3, 8))) <= 0.5 + 1e-12
     p = analysis.softmax(np.array([2.0, 1.0, 0.5, -1.0]))
     j = np.diag(p) - np.outer(p, p)
     assert analysis.softmax_jacobian_norm(p) == pytest.approx(np.linalg.norm(j, 2))

@@ -58,8 +58,8 @@ def titled(at: AppTest, text: str) -> dict:
 
 
 def table(at: AppTest, index: int = 0) -> dict[str, list]:
-    """A st.dataframe's columns as {header: [cells]}."""
-    df = at.dataframe[index].value
+    """A st.table's columns as {header: [cells]}."""
+    df = at.table[index].value
     return {str(c): list(df[c]) for c in df.columns}
 
 

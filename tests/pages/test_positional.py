@@ -4,6 +4,7 @@ depends on the offset only, and without positions a bidirectional model only per
 import numpy as np
 import pytest
 
+from models.positional import shift_matrix, sinusoidal_table
 from tests.pages.apptest import array, markdown_text, open_app, set_prompt, titled
 
 
@@ -35,12 +36,16 @@ def test_similarity_depends_only_on_the_offset():
     assert sim[0, 0] == pytest.approx(32.0)  # d/2 at the default d_model = 64
 
 
-def test_shift_arrow_lands_on_the_shifted_position():
+def test_shift_arrow_is_the_rotated_pe_and_the_error_is_rounding():
     at = open_app("positional", pe_k="9", pe_pos="4", pe_pair="2")
     fig = titled(at, "Pair 2")
-    tips = [(array(tr["x"])[-1], array(tr["y"])[-1]) for tr in fig["data"][:3]]
-    np.testing.assert_allclose(tips[1], tips[2], atol=1e-12)  # M_k·PE(pos) == PE(pos + k)
-    assert "= **" in markdown_text(at) and "e-1" in markdown_text(at)  # the measured error, about 1e-16
+    tips = [np.array([array(tr["x"])[-1], array(tr["y"])[-1]]) for tr in fig["data"][:2]]
+    pe = sinusoidal_table(20, 64)
+    np.testing.assert_allclose(tips[0], pe[4, 4:6], atol=1e-12)
+    np.testing.assert_allclose(tips[1], pe[13, 4:6], atol=1e-12)
+    np.testing.assert_allclose(shift_matrix(9, 64)[4:6, 4:6] @ tips[0], tips[1], atol=1e-12)
+    error = float(markdown_text(at).split("PE(pos+k)| = **")[1].split("**")[0])
+    assert error < 1e-12
 
 
 def test_rope_grid_is_constant_along_diagonals_and_scores_match_when_moved_together():
@@ -67,7 +72,9 @@ def test_learned_table_similarity_is_a_cosine_matrix():
 def test_without_positions_a_bidirectional_model_only_permutes_its_outputs(model):
     prompt = "1234" if model == "encoder-decoder" else "the cats that the dog sees are happy ."
     at = open_app("positional", model=model, prompt=prompt)
-    bi = array(titled(at, "No PE, bidirectional")["data"][0]["y"])
+    fig = titled(at, "No PE, bidirectional")
+    assert fig["layout"]["yaxis"]["type"] == "log"
+    bi = array(fig["data"][0]["y"])
     causal = array(titled(at, "No PE, causal")["data"][0]["y"])
     assert bi.max() < 1e-4
     assert causal.max() > 1e-3

@@ -106,3 +106,19 @@ def test_nonsense_lesson_parameters_fall_back_with_a_notice():
     at.switch_page("lessons/softmax.py").run()
     assert not at.exception
     assert at.select_slider(key="dk").value == 64
+
+
+def test_a_shared_scale_survives_the_first_load_and_a_new_dk_resets_it():
+    at = open_app("softmax", sm_log2s="0.0")
+    assert at.slider(key="sm_log2s").value == 0.0  # the link's unscaled softmax, not 1/sqrt(d_k)
+    at.select_slider(key="dk").set_value(16).run()
+    assert at.slider(key="sm_log2s").value == -2.0  # a new d_k starts at its own 1/sqrt(d_k)
+
+
+def test_jacobian_text_never_claims_a_bound_the_numbers_break():
+    at = open_app("softmax", dk="64")
+    for v in (-8.0, -3.0, -1.0, 0.0):
+        at.slider(key="sm_log2s").set_value(v).run()
+        text = markdown_text(at)
+        jac = float(text.split("Jacobian norm **")[1].split("**")[0])
+        assert 0 <= jac <= 0.5

@@ -164,11 +164,13 @@ def test_lines_rejects_bad_series():
         lines(np.arange(3), [], x_title="x", y_title="y")
 
 
-def test_lines_title_gets_room_above_the_legend():
+def test_lines_legend_sits_at_the_bottom_of_the_container_away_from_the_title():
     s = [Series("s", np.zeros(3))]
-    plain = lines(np.arange(3), s, x_title="x", y_title="y")
     titled = lines(np.arange(3), s, x_title="x", y_title="y", title="T")
-    assert titled.layout.title.text == "T" and titled.layout.margin.t > plain.layout.margin.t
+    assert titled.layout.title.text == "T"
+    legend = titled.layout.legend
+    assert (legend.yref, legend.y, legend.yanchor, legend.orientation) == ("container", 0, "bottom", "h")
+    plain = lines(np.arange(3), s, x_title="x", y_title="y")
     assert plain.layout.height == 380
     assert lines(np.arange(3), s, x_title="x", y_title="y", height=200).layout.height == 200
 
@@ -389,3 +391,29 @@ def test_chinese_words_pass_through_unchanged():
     fig = lines([1, 2], [Series("随机初始化", np.ones(2))], x_title="序列长度", y_title="有效秩", title="秩")
     assert fig.data[0].name == "随机初始化" and fig.layout.xaxis.title.text == "序列长度"
     assert fig.layout.title.text == "秩"
+
+
+def test_log_ticks_are_plain_numbers_without_minor_labels():
+    from viz.plots import log_ticks
+
+    wide = log_ticks(np.array([1e-20, 1.0]))
+    assert wide["ticktext"][-1] == "1" and all("µ" not in t and "n" not in t for t in wide["ticktext"])
+    assert len(wide["tickvals"]) <= 11 and all(np.log10(v) % 1 == 0 for v in wide["tickvals"])
+    narrow = log_ticks(np.array([0.004, 1.0]))
+    assert narrow["ticktext"] == ["0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1"]
+    lengths = log_ticks(np.array([8, 16, 32, 64, 128, 256]), at_values=True)
+    assert lengths["ticktext"] == ["8", "16", "32", "64", "128", "256"]
+    fig = lines(
+        np.array([8, 16, 32]),
+        [Series("s", np.array([1e-9, 1e-3, 1.0]))],
+        x_title="n",
+        y_title="σ",
+        log_x=True,
+        log_y=True,
+    )
+    assert list(fig.layout.xaxis.tickvals) == [8, 16, 32] and "1e-8" in fig.layout.yaxis.ticktext
+
+
+def test_bars_on_a_log_axis():
+    fig = bars(np.array([1.0, 1e-3, 1e-7]), ["a", "b", "c"], x_title="x", y_title="p", log_y=True, y_range=(1e-8, 1))
+    assert fig.layout.yaxis.type == "log" and list(fig.layout.yaxis.range) == [-8, 0]

@@ -52,9 +52,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "pos.sim_title": {"en": "PE(pos)·PE(pos′) for every pair of positions", "zh": "任意两个位置的 PE(pos)·PE(pos′)"},
     "pos.sim_explain": {
         "en": "PE(pos)·PE(pos′) = Σᵢ cos((pos − pos′)·ωᵢ): it depends only on the offset pos − pos′. Every "
-        "diagonal of the right figure is constant (largest spread along any diagonal here: {spread}). The "
+        "diagonal of the similarity figure is constant (largest spread along any diagonal here: {spread}). The "
         "diagonal itself is d/2 = {d}/2, and similarity falls off as positions move apart.",
-        "zh": "PE(pos)·PE(pos′) = Σᵢ cos((pos − pos′)·ωᵢ)：它只取决于偏移 pos − pos′。右图的每条对角线都是常数"
+        "zh": "PE(pos)·PE(pos′) = Σᵢ cos((pos − pos′)·ωᵢ)：它只取决于偏移 pos − pos′。相似度图的每条对角线都是常数"
         "（此处任一对角线上的最大差异：{spread}）。主对角线等于 d/2 = {d}/2，位置相隔越远，相似度越低。",
     },
     "pos.cell_title": {"en": "One cell, computed from the formula", "zh": "用公式计算单个格子"},
@@ -62,9 +62,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "pos.shift_intro": {
         "en": 'The paper chose sinusoids because "for any fixed offset k, PE(pos+k) can be represented as a linear '
         'function of PE(pos)". The function is a rotation of each (sin, cos) pair by the angle k·ωᵢ. It is the same '
-        'matrix M_k at every position, so a layer can learn "look k tokens back" once, for all positions.',
+        'matrix Mₖ at every position, so a layer can learn "look k tokens back" once, for all positions.',
         "zh": "论文选择正弦函数，是因为“对任意固定偏移 k，PE(pos+k) 都可以表示为 PE(pos) 的线性函数”。"
-        "这个函数就是把每对 (sin, cos) 旋转角度 k·ωᵢ；在每个位置上都是同一个矩阵 M_k，因此一层网络只需学一次"
+        "这个函数就是把每对 (sin, cos) 旋转角度 k·ωᵢ；在每个位置上都是同一个矩阵 Mₖ，因此一层网络只需学一次"
         "“往回看 k 个词元”，就对所有位置都成立。",
     },
     "pos.offset": {"en": "offset k", "zh": "偏移 k"},
@@ -72,14 +72,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "pos.pair_help": {"en": "Dimensions 2i (sin) and 2i+1 (cos).", "zh": "第 2i 维（sin）和第 2i+1 维（cos）。"},
     "pos.shift_fig": {"en": "Pair {pair}: dimensions {d0} and {d1}", "zh": "第 {pair} 对：第 {d0} 与 {d1} 维"},
     "pos.shift_numbers": {
-        "en": "- ω_{pair} = {omega} rad per position, so a shift by k = {k} turns pair {pair} by **{angle}°**.\n"
-        "- The dotted arrow M_k·PE(pos) lands exactly on PE(pos+k).\n"
-        "- Checked over all {n} positions and all {d} dimensions: max |M_k·PE(pos) − PE(pos+k)| = **{err}** "
+        "en": "- Pair {pair} turns by ω = {omega} rad per position, so a shift by k = {k} turns it by **{angle}°**.\n"
+        "- The red arrow is PE(pos+k) from the formula, and it is also Mₖ·PE(pos) computed with the matrix: the "
+        "same vector.\n"
+        "- Checked over all {n} positions and all {d} dimensions: max |Mₖ·PE(pos) − PE(pos+k)| = **{err}** "
         "(float64 rounding).\n"
         "- Every pair keeps length 1, so |PE(pos)| = √(d/2) at every position.",
-        "zh": "- ω_{pair} = 每个位置 {omega} 弧度，所以平移 k = {k} 使第 {pair} 对旋转 **{angle}°**。\n"
-        "- 虚线箭头 M_k·PE(pos) 正好落在 PE(pos+k) 上。\n"
-        "- 对全部 {n} 个位置和 {d} 个维度检验：max |M_k·PE(pos) − PE(pos+k)| = **{err}**（float64 舍入误差）。\n"
+        "zh": "- 第 {pair} 对每个位置旋转 ω = {omega} 弧度，所以平移 k = {k} 使它旋转 **{angle}°**。\n"
+        "- 红色箭头既是按公式算出的 PE(pos+k)，也是用矩阵算出的 Mₖ·PE(pos)：同一个向量。\n"
+        "- 对全部 {n} 个位置和 {d} 个维度检验：max |Mₖ·PE(pos) − PE(pos+k)| = **{err}**（float64 舍入误差）。\n"
         "- 每一对的长度都是 1，所以在每个位置 |PE(pos)| = √(d/2)。",
     },
     "pos.rope_title": {
@@ -103,19 +104,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pos.pair_x": {"en": "dimension 0", "zh": "第 0 维"},
     "pos.pair_y": {"en": "dimension 1", "zh": "第 1 维"},
-    "pos.rope_grid": {"en": "R_m q · R_n k for every m and n", "zh": "所有 m、n 的 R_m q · R_n k"},
+    "pos.rope_grid": {"en": "R(m)q · R(n)k for every m and n", "zh": "所有 m、n 的 R(m)q · R(n)k"},
     "pos.query_pos": {"en": "query position m", "zh": "查询位置 m"},
     "pos.key_pos": {"en": "key position n", "zh": "键位置 n"},
     "pos.rope_numbers": {
         "en": "- Same q and k (d = {d}), rotated: at m = {m}, n = {n} the score is **{dot}**.\n"
         "- Moved together to m = {m2}, n = {n2}, it is **{dot2}**: the same, because only n − m matters.\n"
         "- Unrotated, q·k = {plain}.\n"
-        "- A rotation keeps the length: |q| = {norm_q}, |R_m q| = {norm_rq}.\n"
+        "- A rotation keeps the length: |q| = {norm_q}, |R(m)q| = {norm_rq}.\n"
         "- In the grid, every diagonal (fixed n − m) is constant: the largest spread along one is {spread}.",
         "zh": "- 同一对 q 和 k（d = {d}），旋转后：在 m = {m}、n = {n} 时打分为 **{dot}**。\n"
         "- 一起移到 m = {m2}、n = {n2} 时为 **{dot2}**：相同，因为只有 n − m 起作用。\n"
         "- 不旋转时 q·k = {plain}。\n"
-        "- 旋转保持长度：|q| = {norm_q}，|R_m q| = {norm_rq}。\n"
+        "- 旋转保持长度：|q| = {norm_q}，|R(m)q| = {norm_rq}。\n"
         "- 网格中每条对角线（n − m 固定）都是常数：沿一条对角线的最大差异为 {spread}。",
     },
     "pos.learned_title": {
@@ -159,7 +160,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "pos.case.none_bi": {"en": "No PE, bidirectional", "zh": "无位置编码，双向"},
     "pos.case.none_causal": {"en": "No PE, causal", "zh": "无位置编码，因果"},
     "pos.case.trained": {"en": "Shipped model ({pe}, {mask})", "zh": "随附模型（{pe}，{mask}）"},
-    "pos.max_delta": {"en": "largest change: {value}", "zh": "最大变化：{value}"},
+    "pos.max_delta": {
+        "en": "largest change: {value}. The axis starts at 1e-6; smaller differences are float32 rounding.",
+        "zh": "最大变化：{value}。纵轴从 1e-6 开始；更小的差异只是 float32 舍入误差。",
+    },
     "pos.none_explain": {
         "en": "- **No PE, bidirectional** (largest change {bi}): only float rounding. The outputs are exactly the "
         "original outputs, permuted. Self-attention without positions is *permutation-equivariant*: it sees a bag "

@@ -66,8 +66,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "rank.row.sv_min": {"en": "smallest singular value", "zh": "最小奇异值"},
     "rank.row.exact": {"en": "exact rank", "zh": "精确秩"},
     "rank.exact_full": {
-        "en": "{n} (proven: triangular, every aᵢᵢ > 0)",
-        "zh": "{n}（可证明：三角矩阵，每个 aᵢᵢ > 0）",
+        "en": "{n} (proven)",
+        "zh": "{n}（已证明）",
     },
     "rank.exact_unknown": {
         "en": "not decidable in floating point",
@@ -75,14 +75,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "rank.underflow": {
         "en": "The causal matrix has numerical rank below n in {dtype}: {k} of its {n} singular values fall under τ. "
-        "It is **still full rank**. det A = Π aᵢᵢ; its smallest diagonal weight is about 10^{exp} (stored as {min} "
+        "It is **still full rank**. det A = Π aᵢᵢ; its smallest diagonal weight is about 1e{exp} (stored as {min} "
         "in {dtype}), which is > 0, and ln |det A| = {logdet} is finite. Two things make it *look* deficient:\n"
         "- A triangular matrix can have singular values far smaller than any of its diagonal entries: it can be "
         "badly conditioned (here σ_max/σ_min = {cond}).\n"
         "- Sharp logits can push weights below what {dtype} can store (or below the τ you chose).\n\n"
         "Numerical rank measures how close a matrix is to singular, not whether it is singular.",
         "zh": "因果矩阵在 {dtype} 下的数值秩小于 n：{n} 个奇异值中有 {k} 个低于 τ。但它**依然满秩**。det A = Π aᵢᵢ；"
-        "最小的对角权重约为 10^{exp}（在 {dtype} 中存为 {min}），它 > 0，且 ln |det A| = {logdet} 是有限值。"
+        "最小的对角权重约为 1e{exp}（在 {dtype} 中存为 {min}），它 > 0，且 ln |det A| = {logdet} 是有限值。"
         "它*看起来*秩亏缺，有两个原因：\n"
         "- 三角矩阵的奇异值可以远小于它的任何一个对角元：它可能是病态的（这里 σ_max/σ_min = {cond}）。\n"
         "- 尖锐的打分会把权重推到 {dtype} 无法存储的范围以下（或低于你选的 τ）。\n\n"
@@ -183,12 +183,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "rank.pit_row": {"en": "{mask}, {dtype}", "zh": "{mask}，{dtype}"},
     "rank.pit_paradox": {
         "en": "In float32 the causal matrix gets numerical rank **{c}**, *lower* than the bidirectional one's **{b}** "
-        "(of {n}), although it is provably full rank: its smallest diagonal weight is about 10^{exp}, and the "
+        "(of {n}), although it is provably full rank: its smallest diagonal weight is about 1e{exp}, and the "
         "determinant Π aᵢᵢ is not 0. This is the result a naive demo prints. It shows ill-conditioning and limited "
-        "precision, not a rank deficit. Compare the float64 rows and the finite ln |det A|.",
+        "precision, not a rank deficit. float64 only helps partly: look at the condition number. A triangular matrix "
+        "with small diagonal entries can have singular values far below any of them, so even float64 may count "
+        "fewer than n. What settles it is the finite ln |det A| = Σ ln aᵢᵢ.",
         "zh": "在 float32 中，因果矩阵的数值秩为 **{c}**，*低于*双向矩阵的 **{b}**（共 {n}），尽管它可以证明是满秩的："
-        "最小对角权重约为 10^{exp}，行列式 Π aᵢᵢ 不为 0。朴素的演示就会打印出这种结果。它反映的是病态性与有限精度，"
-        "而不是秩亏缺。请对比 float64 的行以及有限的 ln |det A|。",
+        "最小对角权重约为 1e{exp}，行列式 Π aᵢᵢ 不为 0。朴素的演示就会打印出这种结果。它反映的是病态性与有限精度，"
+        "而不是秩亏缺。float64 只能部分缓解：请看条件数。对角元很小的三角矩阵，其奇异值可以远小于任何一个对角元，"
+        "因此即使 float64 也可能数出少于 n 个。真正起决定作用的是有限的 ln |det A| = Σ ln aᵢᵢ。",
     },
     "rank.pit_no_paradox": {
         "en": "Here the float32 numerical rank of the causal matrix ({c} of {n}) is not below the bidirectional "
@@ -210,7 +213,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The logits start as random numbers from this seed; your edits are kept per seed and size.",
         "zh": "打分以此种子生成的随机数为起点；你的修改按种子和大小分别保存。",
     },
-    "rank.toy_sharp": {"en": "Sharpness β (scores = β · logits)", "zh": "尖锐度 β（打分 = β · logits）"},
+    "rank.toy_sharp": {"en": "Sharpness β (score = β · slider value)", "zh": "尖锐度 β（打分 = β · 滑块值）"},
     "rank.toy_sharp_help": {
         "en": "Multiplies every logit, like a larger q·k or a smaller softmax temperature.",
         "zh": "把所有打分乘以 β，相当于更大的 q·k 或更低的 softmax 温度。",
@@ -227,10 +230,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "rank.toy_weights": {"en": "Weights = softmax of each row (float64)", "zh": "权重 = 每行的 softmax（float64）"},
     "rank.toy_explain.causal": {
         "en": "Causal: the matrix is lower-triangular, so det A = a₁₁·a₂₂·…·aₙₙ, and each aᵢᵢ > 0 as long as its "
-        "score is finite. No logits you choose can make it singular in exact arithmetic. Only rounding can: raise β "
-        "until a diagonal weight drops below 1e-45 and float32 stores 0.",
+        "score is finite. No logits you choose can make it singular in exact arithmetic. Floating point can make it "
+        "*look* singular. Raise β and some diagonal weights become tiny: the matrix grows badly conditioned, its "
+        "smallest singular value falls below the tolerance, and the numerical rank drops, in float64 as in float32. "
+        "Meanwhile |det A| stays > 0. A weight below about 1e-45 is even stored as exactly 0 in float32.",
         "zh": "因果：矩阵是下三角的，det A = a₁₁·a₂₂·…·aₙₙ；只要打分有限，每个 aᵢᵢ 都 > 0。在精确运算中，"
-        "无论怎样设置打分都不能使它奇异，只有舍入可以：把 β 调大，直到某个对角权重小于 1e-45，float32 就会存成 0。",
+        "无论怎样设置打分都不能使它奇异；但浮点运算可以让它*看起来*奇异。把 β 调大，一些对角权重会变得极小，"
+        "矩阵变得病态，最小奇异值低于容差，数值秩随之下降，float64 和 float32 都是如此，而 |det A| 仍然 > 0。"
+        "小于约 1e-45 的权重在 float32 中甚至会被存成 0。",
     },
     "rank.toy_explain.bidirectional": {
         "en": "Bidirectional: every row mixes every token, so nothing guarantees independence. Two equal rows of "

@@ -32,6 +32,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sm.empirical": {"en": "empirical Var(q·k)", "zh": "实测 Var(q·k)"},
     "sm.theory": {"en": "theory d_k·σ⁴", "zh": "理论值 d_k·σ⁴"},
     "sm.empirical_scaled": {"en": "empirical Var(q·k/√d_k)", "zh": "实测 Var(q·k/√d_k)"},
+    "sm.var_axis": {"en": "variance", "zh": "方差"},
     "sm.curve_title": {
         "en": "Variance against d_k ({n} samples per point)",
         "zh": "方差随 d_k 的变化（每点 {n} 个样本）",
@@ -71,21 +72,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "At s = {s}:\n"
         "- entropy **{h}** nats (uniform would be {hmax})\n"
         "- max weight **{pmax}**\n"
-        "- Jacobian norm **{jac}** (largest possible {jmax}, for a uniform row)",
+        "- Jacobian norm **{jac}** (0 for a one-hot row; never above 1/2; a uniform row over these keys gives {uniform})",
         "zh": "在 s = {s} 时：\n"
         "- 熵 **{h}** 奈特（均匀分布为 {hmax}）\n"
         "- 最大权重 **{pmax}**\n"
-        "- 雅可比范数 **{jac}**（均匀行时达到最大值 {jmax}）",
+        "- 雅可比范数 **{jac}**（独热行为 0；永远不超过 1/2；这些键上的均匀行为 {uniform}）",
     },
     "sm.row_explain": {
         "en": "- **Unscaled** (s = 1): at large d_k the scores spread over tens of units, so one key takes almost "
-        "all the weight (argmax-like). The Jacobian of the softmax goes to 0, and almost no gradient reaches q and "
-        "k: learning stalls.\n"
+        "all the weight (argmax-like). The Jacobian of the softmax goes to 0 as the row becomes one-hot, and almost no gradient reaches q "
+        "and k: learning stalls.\n"
         "- **s = 1/√d_k** keeps the scores near unit variance: the row is selective but still trainable.\n"
         "- **Too small** (e.g. 1/(2√d_k)) flattens the row towards a plain average, so the head cannot "
         "single out a key.",
         "zh": "- **不缩放**（s = 1）：d_k 较大时打分分布在几十个单位的范围内，一个键几乎拿走全部权重（近似 argmax）。"
-        "softmax 的雅可比矩阵趋于 0，几乎没有梯度传到 q 和 k：学习停滞。\n"
+        "当这一行趋于独热（one-hot）分布时，softmax 的雅可比矩阵趋于 0，几乎没有梯度传到 q 和 k：学习停滞。\n"
         "- **s = 1/√d_k** 让打分保持在单位方差附近：这一行有选择性，同时仍可训练。\n"
         "- **太小**（如 1/(2√d_k)）会把这一行压平成普通平均，这个头就无法突出某个键。",
     },
@@ -114,7 +115,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "sm.trained_scale": {"en": "as trained", "zh": "训练时"},
     "sm.next_token": {"en": "next token", "zh": "下一个词元"},
     "sm.prob": {"en": "probability", "zh": "概率"},
-    "sm.next_title": {"en": "Top 10 next tokens at ×{c}", "zh": "×{c} 时概率最高的 10 个下一个词元"},
+    "sm.next_title": {
+        "en": "Top 10 next tokens at ×{c} (log scale)",
+        "zh": "×{c} 时概率最高的 10 个下一个词元（对数坐标）",
+    },
     "sm.next_caption": {
         "en": "The decoder's prediction after the last token of your prompt, with the attention scale changed. The "
         "sampling temperature of the output softmax is a different knob; it is left at 1.",
