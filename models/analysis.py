@@ -265,3 +265,27 @@ def mean_by_offset(matrix: np.ndarray, max_offset: int) -> np.ndarray:
     positions k apart, on average". Constant diagonals (a function of the offset only) give exact values."""
     m = np.asarray(matrix, dtype=np.float64)
     return np.array([np.diagonal(m, k).mean() for k in range(min(max_offset, m.shape[0] - 1) + 1)])
+
+
+def nested_dot_products(dims, n_samples: int = 20000, seed: int = 0, chunk: int = 128) -> np.ndarray:
+    """[n_samples, len(dims)] q·k at σ = 1, where the d-dimensional q·k is the sum of the first d
+    products q_i·k_i of the same draw: one draw serves every d_k at once.
+
+    For another σ multiply by σ² (q·k scales with σ·σ). Each column alone has exactly the
+    distribution of dot_products(d, σ=1); the columns are dependent, which a page that shows one
+    d_k at a time, or the variance per d_k, never sees.
+    """
+    dims = [int(d) for d in dims]
+    if sorted(dims) != dims or dims[0] < 1:
+        raise ValueError(f"dims must be increasing and >= 1, got {dims}")
+    rng = np.random.default_rng(seed)
+    out = np.empty((n_samples, len(dims)))
+    total = np.zeros(n_samples)
+    done = 0
+    for j, d in enumerate(dims):
+        while done < d:
+            m = min(chunk, d - done)
+            total += (rng.normal(size=(n_samples, m)) * rng.normal(size=(n_samples, m))).sum(1)
+            done += m
+        out[:, j] = total
+    return out

@@ -180,3 +180,13 @@ def test_shuffle_test_no_pe_bidirectional_is_only_permuted(decoder):
     causal = shuffle_test(nope, ids, order, "causal")
     assert causal[0] == 0 and causal.max() > 1e-2  # the causal mask carries position
     assert shuffle_test(decoder, ids, order, "bidirectional").max() > 1e-2  # RoPE carries position
+
+
+def test_nested_dot_products_have_variance_d_at_every_prefix():
+    dims = (1, 4, 64, 300)
+    x = analysis.nested_dot_products(dims, 30000)
+    assert x.shape == (30000, 4)
+    np.testing.assert_allclose(x.var(0), dims, rtol=0.06)
+    np.testing.assert_allclose(x.mean(0) / np.sqrt(dims), 0, atol=0.05)
+    with pytest.raises(ValueError):
+        analysis.nested_dot_products((4, 2))

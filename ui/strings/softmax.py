@@ -17,9 +17,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "sm.var_title": {"en": "Why divide by √d_k: the variance argument", "zh": "为什么除以 √d_k：方差论证"},
     "sm.var_source": {
         "en": "Vaswani et al. 2017, §3.2.1 and footnote 4. The entries are independent with mean 0, so the variances of "
-        "the d_k products add up. Below, 20 000 random pairs (q, k) are drawn live for your σ and d_k.",
+        "the d_k products add up. Below, 20 000 random pairs (q, k) of 1024 dimensions are drawn once: their first "
+        "d_k entries give q·k for each d_k, and σ multiplies every q·k by σ².",
         "zh": "Vaswani 等 2017，§3.2.1 及脚注 4。各分量独立且均值为 0，所以 d_k 个乘积的方差相加。"
-        "下面按你选择的 σ 和 d_k 现场抽取 20 000 对随机 (q, k)。",
+        "下面一次性抽取 20 000 对 1024 维的随机 (q, k)：取前 d_k 个分量即得到各个 d_k 下的 q·k，"
+        "σ 则把每个 q·k 乘以 σ²。",
     },
     "sm.sigma_help": {"en": "Standard deviation of every entry of q and k.", "zh": "q 与 k 每个分量的标准差。"},
     "sm.raw": {"en": "q·k (Var {var})", "zh": "q·k（方差 {var}）"},
