@@ -41,6 +41,14 @@ pe = sinusoidal_table(n_pos, d, base)  # [P, d]
 omega = pair_frequencies(d, base)
 
 
+def signed_map(a, title, x_title, y_title, hover, limit=None, square=True):
+    """A big position table (no cell text) on the red-white-blue scale, symmetric around 0."""
+    return viz.plots.value_heatmap(
+        a, None, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
+        zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=scale,
+    )  # fmt: skip
+
+
 def number(x: float) -> str:
     """3 significant digits, without exponent notation for the long periods (47,124, not 4.71e+04)."""
     return f"{x:,.0f}" if x >= 1000 else f"{x:.3g}"
@@ -64,37 +72,12 @@ st.plotly_chart(waves, key="pe_waves")
 st.markdown(t("pos.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
 c1, c2 = st.columns(2)
 c1.plotly_chart(
-    viz.plots.value_heatmap(
-        pe,
-        None,
-        None,
-        title=t("pos.table_title", n=n_pos, d=d),
-        x_title=t("pos.dim"),
-        y_title=t("pos.pos"),
-        hover_name="PE",
-        colorscale="diverging",
-        zmin=-1,
-        zmax=1,
-        text_fmt=None,
-        square=False,
-        scale=scale,
-    ),
+    signed_map(pe, t("pos.table_title", n=n_pos, d=d), t("pos.dim"), t("pos.pos"), "PE", limit=1, square=False),
     key="pe_table",
 )
 sim = pe @ pe.T
 c2.plotly_chart(
-    viz.plots.value_heatmap(
-        sim,
-        None,
-        None,
-        title=t("pos.sim_title"),
-        x_title="pos′",
-        y_title="pos",
-        hover_name="PE·PE",
-        colorscale="diverging",
-        text_fmt=None,
-        scale=scale,
-    ),
+    signed_map(sim, t("pos.sim_title"), "pos′", "pos", "PE·PE"),
     key="pe_sim",
 )
 spread = max(float(np.ptp(np.diagonal(sim, k))) for k in range(n_pos))
@@ -199,18 +182,7 @@ c1.plotly_chart(
 )
 grid = rope_score_grid(q, kv, 64)
 c2.plotly_chart(
-    viz.plots.value_heatmap(
-        grid,
-        None,
-        None,
-        title=t("pos.rope_grid"),
-        x_title=t("pos.key_pos"),
-        y_title=t("pos.query_pos"),
-        hover_name="q·k",
-        colorscale="diverging",
-        text_fmt=None,
-        scale=scale,
-    ),
+    signed_map(grid, t("pos.rope_grid"), t("pos.key_pos"), t("pos.query_pos"), "q·k"),
     key="rope_grid",
 )
 rope_spread = max(float(np.ptp(np.diagonal(grid, o))) for o in range(-63, 64))
@@ -238,20 +210,7 @@ learned_cos = analysis.cosine_matrix(table)
 sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
 c1, c2 = st.columns(2)
 c1.plotly_chart(
-    viz.plots.value_heatmap(
-        learned_cos,
-        None,
-        None,
-        title=t("pos.learned_fig", n=table.shape[0], d=table.shape[1]),
-        x_title="pos′",
-        y_title="pos",
-        hover_name="cos",
-        colorscale="diverging",
-        zmin=-1,
-        zmax=1,
-        text_fmt=None,
-        scale=scale,
-    ),
+    signed_map(learned_cos, t("pos.learned_fig", n=table.shape[0], d=table.shape[1]), "pos′", "pos", "cos", limit=1),
     key="learned_sim",
 )
 offsets = np.arange(33)
