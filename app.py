@@ -21,7 +21,8 @@ shell.track("lang", "model", "weights", "present")
 shell.notice_ignored(ignored)
 if page.url_path in lessons:
     st.title(page.title)
-    shell.prompt_box(settings)
-    shell.track("prompt")
+    if next(lesson for lesson in LESSONS if lesson.name == page.url_path).prompt:
+        shell.prompt_box(settings)
+        shell.track("prompt")
 page.run()
 shell.finish_run()  # a page that stops early calls it itself (shell.stop)

@@ -13,7 +13,7 @@ from . import data
 from .analysis import effective_rank_of, singular_values
 from .live import LiveModel
 from .probes import HELD_OUT_SEED, random_span
-from .tokenizer import BOS, CLS, EOS, SEP
+from .tokenizer import BOS, CLS, EOS, MASK, SEP
 
 SWEEP_LENGTHS = (8, 16, 32, 64, 128, 256)
 SWEEP_MASKS = ("causal", "bidirectional")
@@ -99,3 +99,60 @@ def shuffle_test(model: LiveModel, ids: list[int], order: list[int], mask: str) 
     before = model.run_ids(ids, mask=mask).hidden[key][-1]
     after = model.run_ids(shuffled, mask=mask).hidden[key][-1]
     return np.abs(after - before[order]).max(-1)
+
+
+# ----------------------------------------------------------------- what each architecture is for
+
+
+def kv_dot_products(n_layers: int, n_heads: int, prompt_len: int, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """q·k dot products spent on each of `steps` new tokens: (with a KV cache, without), both [steps].
+
+    Step t (0-based) reads a context of L = prompt_len + t tokens. Without a cache every query is
+    recomputed: a causal L×L matrix holds L(L+1)/2 products per head and layer. With the cache,
+    step 0 is the same prefill, and every later step computes only the new query against L keys.
+    """
+    lengths = prompt_len + np.arange(steps)
+    per = n_layers * n_heads
+    without = per * lengths * (lengths + 1) // 2
+    with_cache = per * lengths
+    with_cache[:1] = without[:1]  # prefill: the prompt's own pass is the same either way
+    return with_cache, without
+
+
+def top_tokens(model: LiveModel, logits: np.ndarray, k: int = 10) -> tuple[list[str], np.ndarray]:
+    """The k most likely tokens of one row of logits, with their softmax probabilities."""
+    z = np.asarray(logits, dtype=np.float64)
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    best = np.argsort(-p)[:k]
+    return [model.tokenizer.token_str(int(i)) for i in best], p[best]
+
+
+def target_probabilities(model: LiveModel, source: str, target: str) -> dict:
+    """Teacher forcing on an encoder-decoder: for each token of the typed target (and the final
+    [EOS]) the probability the model gives it after the typed prefix, and the model's own first choice."""
+    tr = model.run(source, target=target)
+    ids = [*tr.target_ids[1:], EOS]  # what should follow each decoder position ([BOS] first)
+    z = tr.logits.astype(np.float64)
+    p = np.exp(z - z.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    best = p.argmax(-1)
+    tok = model.tokenizer
+    return {
+        "trace": tr,
+        "tokens": tok.token_strs(ids),
+        "probs": p[np.arange(len(ids)), ids],
+        "best": tok.token_strs(int(b) for b in best),
+        "best_probs": p.max(-1),
+    }
+
+
+def mask_positions(ids: list[int]) -> list[int]:
+    return [i for i, t in enumerate(ids) if t == MASK]
+
+
+def left_context_logits(decoder: LiveModel, encoder_ids: list[int], pos: int) -> np.ndarray:
+    """What a decoder-only model predicts for position pos of an encoder input ([CLS] ... [SEP]):
+    its next-token logits after [BOS] and the tokens left of pos. Nothing to the right can count."""
+    left = [BOS, *encoder_ids[1:pos]]
+    return decoder.run_ids(left).logits[-1]

@@ -16,7 +16,7 @@ import torch
 from .attention import bidirectional, causal, make_mask
 from .config import ModelConfig
 from .sampling import choose, next_token_probs
-from .tokenizer import BOS, CLS, EOS, PAD, SEP, BPETokenizer, load_tokenizer
+from .tokenizer import BOS, CLS, EOS, MASK, PAD, SEP, BPETokenizer, load_tokenizer
 from .transformer import Transformer
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -85,12 +85,20 @@ class LiveModel:
 
         Decoder: [BOS] text (so the first word has a position to attend to and a prediction).
         Encoder: [CLS] text [SEP] (BERT). Encoder-decoder source: text [EOS]."""
-        ids = self.tokenizer.encode(text)
+        ids = self.without_space_before_mask(self.tokenizer.encode(text))
         before, after = {"decoder": ([BOS], []), "encoder": ([CLS], [SEP]), "encoder-decoder": ([], [EOS])}[
             self.config.arch
         ]
         room = self.config.max_len - len(before) - len(after)
         return [*before, *ids[:room], *after], len(ids) > room
+
+    def without_space_before_mask(self, ids: list[int]) -> list[int]:
+        """ "the [MASK] that" encodes as the ␣ [MASK] ␣that, but in training [MASK] replaced a whole
+        token, its space included ("␣cats"): the lone space token right before a [MASK] is dropped."""
+        space = self.tokenizer.encode(" ")
+        if len(space) != 1:
+            return ids
+        return [t for i, t in enumerate(ids) if not (t == space[0] and i + 1 < len(ids) and ids[i + 1] == MASK)]
 
     def target_ids(self, target: str) -> tuple[list[int], bool]:
         ids = [BOS, *self.tokenizer.encode(target)]

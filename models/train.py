@@ -25,16 +25,9 @@ from . import data, probes
 from .attention import bidirectional, causal, padding
 from .config import ModelConfig
 from .live import SHIPPED, TOKENIZER_FILE, WEIGHTS_DIR, file_digest, load
-from .tokenizer import BOS, CLS, EOS, MASK, PAD, SEP, SPECIALS, BPETokenizer, build_tokenizer, load_tokenizer
+from .mlm import IGNORE, bert_mask
+from .tokenizer import BOS, CLS, EOS, PAD, SEP, BPETokenizer, build_tokenizer, load_tokenizer
 from .transformer import Transformer
-
-IGNORE = -100  # label value cross_entropy skips
-
-# BERT's masking recipe (Devlin et al. 2019, §3.1): choose 15% of tokens; of those, 80% become
-# [MASK], 10% a random token, 10% stay unchanged (so the model cannot trust unmasked tokens blindly).
-MLM_CHOOSE = 0.15
-MLM_TO_MASK = 0.8
-MLM_TO_RANDOM = 0.1
 
 # Each shipped model echoes its famous ancestor, so the app shows three real design families.
 # The encoder's seq_len reaches its max_len: a learned position never seen in training keeps its
@@ -124,21 +117,6 @@ def repeat_batch(rng, vocab: int, batch: int, seq_len: int):
         xs.append(seq[:seq_len])
         ys.append(labels[:seq_len])
     return torch.tensor(xs), torch.tensor(ys)
-
-
-def bert_mask(ids: list[int], rng: random.Random, vocab: int) -> tuple[list[int], list[int]]:
-    """The BERT recipe on one sequence: returns (input ids, labels with IGNORE where not chosen)."""
-    inp, labels = list(ids), [IGNORE] * len(ids)
-    for i, t in enumerate(ids):
-        if t < len(SPECIALS) or rng.random() >= MLM_CHOOSE:
-            continue
-        labels[i] = t
-        r = rng.random()
-        if r < MLM_TO_MASK:
-            inp[i] = MASK
-        elif r < MLM_TO_MASK + MLM_TO_RANDOM:
-            inp[i] = rng.randrange(len(SPECIALS), vocab)
-    return inp, labels
 
 
 def encoder_batch(rng, pool: Sentences, vocab: int, batch: int, seq_len: int):

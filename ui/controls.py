@@ -57,3 +57,37 @@ def axis_tokens(trace: models.Trace, kind: str) -> tuple[list[str], list[str]]:
     if kind == "decoder.cross":
         return target, trace.tokens
     return (target, target) if trace.target_tokens is not None else (trace.tokens, trace.tokens)
+
+
+PLAY_SECONDS = 0.8
+
+
+def _move(key: str, to: int) -> None:
+    st.session_state[key] = to
+
+
+def stepper(key: str, total: int) -> int:
+    """Reset / back / next buttons and a play toggle over `total` steps; returns how many are shown
+    (1..total). Play reruns a timer fragment that advances one step and redraws the page."""
+    state.ensure(key)
+    n = st.session_state[key] = max(1, min(st.session_state[key], total))
+    cols = st.columns([1, 1, 2, 2])
+    cols[0].button("⏮", key=f"{key}_reset", on_click=_move, args=(key, 1), help=t("step.reset"), disabled=n <= 1)
+    cols[1].button("◀", key=f"{key}_back", on_click=_move, args=(key, n - 1), help=t("step.back"), disabled=n <= 1)
+    cols[2].button(t("step.next"), key=f"{key}_next", on_click=_move, args=(key, n + 1), type="primary",
+                   disabled=n >= total)  # fmt: skip
+    playing = cols[3].toggle(t("step.play"), key=f"{key}_play", help=t("step.play_help"))
+    shell.track(key)
+    st.session_state[f"{key}_armed"] = False  # a full run re-arms the timer below
+    if playing and n < total:
+
+        @st.fragment(run_every=PLAY_SECONDS)
+        def tick() -> None:
+            if not st.session_state[f"{key}_armed"]:  # the run that drew the page: just arm
+                st.session_state[f"{key}_armed"] = True
+                return
+            st.session_state[key] = min(st.session_state[key] + 1, total)
+            st.rerun(scope="app")
+
+        tick()
+    return n

@@ -11,7 +11,7 @@ import re
 import viz
 
 from .state import lang
-from .strings import positional, rank, softmax
+from .strings import generate, mlm, positional, rank, softmax, translate
 
 STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- shell
@@ -247,7 +247,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lbl.changed": {"en": "changed", "zh": "已变化"},
 }
 
-for _table in (rank.STRINGS, positional.STRINGS, softmax.STRINGS):
+for _table in (rank.STRINGS, positional.STRINGS, softmax.STRINGS, generate.STRINGS, translate.STRINGS, mlm.STRINGS):
     assert not set(_table) & set(STRINGS), set(_table) & set(STRINGS)  # one meaning per key
     STRINGS.update(_table)
 

@@ -12,8 +12,10 @@ import numpy as np
 import streamlit as st
 
 import models
-from models import analysis, experiments
+from models import analysis, experiments, mlm
 from models.experiments import self_key
+
+from .params import MAX_NEW
 
 
 @st.cache_resource(show_spinner=False)
@@ -122,3 +124,58 @@ def learned_positions(name: str = "encoder") -> np.ndarray:
     if table is None:
         raise ValueError(f"the {name} model has no learned position embeddings")
     return table.weight.detach().double().numpy()
+
+
+# ----------------------------------------------------------------- generation, translation, masked tokens
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def generation(
+    weights: str, text: str, greedy: bool, temperature: float, top_k: int, top_p: float, seed: int, max_new: int
+) -> list[models.Step]:
+    """The decoder's continuation of text, every step kept (the page reveals them one by one): the
+    same Steps as LiveModel.generate with these settings, computed once with the KV cache."""
+    model = get_model("decoder", weights)
+    steps = model.generate(text, max_new, greedy, temperature, top_k or None, top_p if top_p < 1 else None, seed)
+    return list(steps)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def translation(weights: str, source: str, max_new: int = MAX_NEW) -> list[models.Step]:
+    """The encoder-decoder's greedy translation of source, step by step."""
+    return list(get_model("encoder-decoder", weights).generate(source, max_new))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def forced(weights: str, source: str, target: str) -> dict:
+    """Teacher forcing: the decoder reads the typed target; per-token probabilities and attention."""
+    out = experiments.target_probabilities(get_model("encoder-decoder", weights), source, target)
+    out["trace"] = _slim(out["trace"])
+    return out
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def masked_run(weights: str, ids: tuple[int, ...], top: int = 10) -> dict:
+    """The encoder on ids with [MASK]s: top tokens per masked position, and the attention."""
+    model = get_model("encoder", weights)
+    tr = model.run_ids(list(ids))
+    return {
+        "tokens": tr.tokens,
+        "attention": tr.attention["encoder.self"],
+        "top": {p: experiments.top_tokens(model, tr.logits[p], top) for p in experiments.mask_positions(list(ids))},
+    }
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def left_context(weights: str, ids: tuple[int, ...], pos: int, top: int = 5) -> tuple[list[str], np.ndarray]:
+    """What the decoder-only model predicts at pos from the tokens left of it alone."""
+    decoder = get_model("decoder", weights)
+    return experiments.top_tokens(decoder, experiments.left_context_logits(decoder, list(ids), pos), top)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def recipe_counts(ids: tuple[int, ...], draws: int, seed: int) -> dict[str, np.ndarray]:
+    return {
+        k: np.array(v)
+        for k, v in mlm.recipe_counts(list(ids), get_model("encoder").config.vocab_size, draws, seed).items()
+    }

@@ -32,6 +32,9 @@ SIGMAS = (0.25, 0.5, 1.0, 2.0)
 DKS = tuple(2**i for i in range(11))  # 1 .. 1024
 LOG2_SCALE = (-8.0, 0.0)  # the one-row demo's scale s = 2^x
 LIVE_FACTORS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # × the model's own 1/sqrt(d_k)
+# generation, translation, masked tokens
+DECODING = ("greedy", "sample")
+MAX_NEW = 64
 
 
 def number_in(options) -> Param:
@@ -53,8 +56,8 @@ def int_list(low: int, high: int, most: int = 8):
     """ "0,1,10" -> [0, 1, 10] (multiselect values), each in [low, high]."""
 
     def parse(raw: str) -> list[int]:
-        values = [int_in(low, high)(v) for v in raw.split(",") if v != ""]
-        if not values or len(values) > most:
+        values = [int_in(low, high)(v) for v in raw.split(",") if v != ""]  # "" is the empty list
+        if len(values) > most:
             raise ValueError(raw)
         return values
 
@@ -127,5 +130,21 @@ PARAMS: dict[str, Param] = {
     "qk_angle": Param(60, int_in(0, 180)),
     "q_norm": Param(1.0, float_in(0.1, 4.0)),
     "k_norm": Param(2.0, float_in(0.1, 4.0)),
+    # generate
+    "decoding": Param("greedy", choice(*DECODING)),
+    "temp": Param(1.0, float_in(0.05, 3.0)),
+    "top_k": Param(0, int_in(0, 100)),  # 0: off
+    "top_p": Param(1.0, float_in(0.05, 1.0)),  # 1: off
+    "seed": Param(0, int_in(0, 9999)),
+    "max_new": Param(24, int_in(1, MAX_NEW)),
+    "step": Param(1, int_in(1, MAX_NEW)),
+    # translate
+    "source": Param("1234", text),
+    "tr_step": Param(1, int_in(1, MAX_NEW)),
+    "typed": Param(None, text),  # None: the model's own translation
+    # masked tokens
+    "picked": Param([2], int_list(0, 255), lambda v: ",".join(map(str, v))),  # 2: "cats" in the default prompt
+    "focus_mask": Param(0, int_in(0, 255)),
+    "recipe_seed": Param(0, int_in(0, 9999)),
 }
 SHARED = ["lang", "model", "weights", "present", "prompt"]

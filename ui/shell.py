@@ -100,25 +100,26 @@ def prompt_box(settings: state.Settings) -> None:
     )
 
 
-def model_or_stop(settings: state.Settings) -> models.LiveModel:
-    """The selected model; on missing or corrupt weights a message naming the rebuild command."""
+def model_or_stop(settings: state.Settings, name: str | None = None) -> models.LiveModel:
+    """The selected model (or the named one, for a page made for one architecture); on missing or
+    corrupt weights a message naming the rebuild command."""
     try:
-        return get_model(settings.model, settings.weights)
+        return get_model(name or settings.model, settings.weights)
     except models.WeightsError as e:
         st.error(t("weights.error", error=md(e)))
         stop()
 
 
-def prompt_or_stop(settings: state.Settings, model: models.LiveModel) -> str:
-    """The prompt, with a hint when empty and a notice when it will be truncated."""
-    text = settings.prompt
+def prompt_or_stop(settings: state.Settings, model: models.LiveModel, text: str | None = None) -> str:
+    """The prompt (or a page's own text box), with a hint when empty and a notice when it will be truncated."""
+    text = settings.prompt if text is None else text
     if not text.strip():
         st.info(t("prompt.empty"))
         stop()
     if model.source_ids(text)[1]:
         n = len(model.tokenizer.encode(text))
         st.warning(t("prompt.truncated", n=n, max_len=model.config.max_len))
-    if settings.model == "encoder-decoder" and not any(ch.isdigit() or ch in NUMERALS for ch in text):
+    if model.config.arch == "encoder-decoder" and not any(ch.isdigit() or ch in NUMERALS for ch in text):
         st.info(t("prompt.numbers_hint"))
     return text
 

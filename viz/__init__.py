@@ -8,6 +8,7 @@ from viz.attention import heads_grid, heatmap, mask_heatmap
 from viz.change import change_bars
 from viz.check import check_attention
 from viz.export import attention_csv, attention_json
+from viz.generation import kv_cache
 from viz.head_view import head_view
 from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import (
@@ -57,6 +58,7 @@ __all__ = [
     "heads_grid",
     "heatmap",
     "histograms",
+    "kv_cache",
     "lines",
     "mask_heatmap",
     "plane_vectors",

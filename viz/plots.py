@@ -305,9 +305,14 @@ def bars(
     text_fmt: str | None = ".3f",
     y_range: tuple[float, float] | None = None,
     log_y: bool = False,
+    reference: np.ndarray | None = None,
+    names_shown: tuple[str, str] = ("", ""),
     scale: float = 1.0,
 ) -> go.Figure:
     """One bar per name [n]; the highlighted index (or indices) in red, the rest blue.
+
+    reference [n] draws a second, grey outline bar beside each (e.g. the same tokens' probability
+    at temperature 1); names_shown = (legend name of the values, of the reference) then labels both.
 
     log_y shows values spread over decades (next-token probabilities, a change of 1e-7 beside one
     of 30); a value <= 0 then has no bar. y_range is in data units either way.
@@ -338,12 +343,28 @@ def bars(
             cliponaxis=False,
             customdata=ticks,
             hovertemplate=f"{escape(x_title)}: %{{customdata}}<br>{escape(y_title)}: %{{y:.4g}}<extra></extra>",
-            showlegend=False,
+            showlegend=reference is not None,
+            name=escape(names_shown[0]),
         )
     )
+    if reference is not None:
+        ref = _vector(reference, v.size, "reference")
+        fig.add_trace(
+            go.Bar(
+                x=idx,
+                y=ref,
+                marker=dict(color="rgba(0,0,0,0)", line=dict(color=MUTED, width=1.5 * scale)),
+                customdata=ticks,
+                hovertemplate=f"{escape(x_title)}: %{{customdata}}<br>{escape(names_shown[1])}: %{{y:.4g}}"
+                "<extra></extra>",
+                name=escape(names_shown[1]),
+            )
+        )
+        fig.update_layout(barmode="group", legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom"))
     yaxis = dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID)
     if log_y:
-        yaxis = dict(yaxis, type="log", rangemode="normal", **log_ticks(np.concatenate([v, list(y_range or ())])))
+        shown = [v, list(y_range or ())] + ([reference] if reference is not None else [])
+        yaxis = dict(yaxis, type="log", rangemode="normal", **log_ticks(np.concatenate(shown)))
     if y_range is not None:
         yaxis["range"] = [_log_position(r, log_y, "y_range") for r in y_range]
     fig.update_layout(

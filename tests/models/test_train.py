@@ -6,9 +6,9 @@ import shutil
 import torch
 
 import models
-from models import data, train
+from models import data, mlm, train
 from models.live import WEIGHTS_DIR
-from models.tokenizer import MASK, SPECIALS, build_tokenizer, load_tokenizer
+from models.tokenizer import CLS, MASK, SEP, SPECIALS, build_tokenizer, load_tokenizer
 
 
 def test_tokenizer_training_is_deterministic():
@@ -38,20 +38,38 @@ def test_bert_masking_recipe_converges_to_15_80_10_10():
     ids = list(range(len(SPECIALS), len(SPECIALS) + 1000))
     chosen = to_mask = to_random = kept = 0
     for _ in range(20):
-        inp, labels = train.bert_mask(ids, rng, 2048)
+        inp, labels = mlm.bert_mask(ids, rng, 2048)
         for x, orig, lab in zip(inp, ids, labels, strict=True):
-            if lab == train.IGNORE:
+            if lab == mlm.IGNORE:
                 assert x == orig  # tokens not chosen are never changed
                 continue
             chosen += 1
             to_mask += x == MASK
             kept += x == orig
             to_random += x not in (MASK, orig)
-    assert abs(chosen / 20000 - train.MLM_CHOOSE) < 0.01
+    assert abs(chosen / 20000 - mlm.MLM_CHOOSE) < 0.01
     # a random replacement can land on the original token (1 in ~2000), which counts as kept
     assert abs(to_mask / chosen - 0.8) < 0.015
     assert abs(to_random / chosen - 0.1) < 0.01
     assert abs(kept / chosen - 0.1) < 0.01
+
+
+def test_recipe_outcomes_match_what_the_ids_show_and_counts_converge():
+    rng = random.Random(1)
+    ids = [CLS, *range(10, 30), SEP]
+    inp, outcome = mlm.bert_recipe(ids, rng, 2048)
+    assert outcome[0] is None and outcome[-1] is None  # special tokens are never chosen
+    for x, orig, o in zip(inp, ids, outcome, strict=True):
+        assert (o == "mask") == (x == MASK)
+        if o in (None, "keep"):
+            assert x == orig
+    counts = mlm.recipe_counts(ids, 2048, draws=10_000, seed=0)
+    chosen = counts["chosen"][-1]
+    assert counts["eligible"][-1] == 20 * 10_000
+    assert abs(chosen / counts["eligible"][-1] - 0.15) < 0.01
+    for name, share in (("mask", 0.8), ("random", 0.1), ("keep", 0.1)):
+        assert abs(counts[name][-1] / chosen - share) < 0.01
+    assert all(len(v) == 10_000 for v in counts.values())
 
 
 def test_decoder_batches_hide_the_first_copy_of_a_random_span():

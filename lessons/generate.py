@@ -1,0 +1,151 @@
+"""Decoder-only: generate one token at a time, with the distribution, the attention row and the KV cache."""
+
+import numpy as np
+import streamlit as st
+
+import viz
+from models.experiments import kv_dot_products
+from ui import controls, shell, state
+from ui.i18n import names, t
+from ui.loaders import generation
+from ui.params import DECODING, MAX_NEW
+
+TOP = 10
+
+settings = state.current()
+model = shell.model_or_stop(settings, "decoder")
+if settings.model != "decoder":
+    st.caption(t("gen.always_decoder"))
+text = shell.prompt_or_stop(settings, model)
+cfg = model.config
+st.markdown(t("gen.intro"))
+
+for name in ("decoding", "temp", "top_k", "top_p", "seed", "max_new"):
+    state.ensure(name)
+c1, c2, c3 = st.columns(3)
+c1.segmented_control(t("gen.decoding"), DECODING, key="decoding", format_func=names("decoding"), required=True)
+c2.number_input(t("gen.seed"), 0, 9999, key="seed", help=t("gen.seed_help"))
+c3.slider(t("gen.max_new"), 1, MAX_NEW, key="max_new")
+greedy = st.session_state["decoding"] == "greedy"
+c1, c2, c3 = st.columns(3)
+c1.slider(t("gen.temp"), 0.05, 3.0, step=0.05, key="temp", help=t("gen.temp_help"))
+c2.slider(t("gen.top_k"), 0, 100, key="top_k", help=t("gen.top_k_help"), disabled=greedy)
+c3.slider(t("gen.top_p"), 0.05, 1.0, step=0.05, key="top_p", help=t("gen.top_p_help"), disabled=greedy)
+shell.track("decoding", "temp", "top_k", "top_p", "seed", "max_new")
+s = st.session_state
+steps = generation(settings.weights, text, greedy, s["temp"], s["top_k"], s["top_p"], s["seed"], s["max_new"])
+if not steps:
+    st.info(t("gen.no_room", max_len=cfg.max_len))
+    shell.stop()
+
+n = controls.stepper("step", len(steps))
+step = steps[n - 1]
+prompt_len = len(steps[0].ids) - 1
+context = model.tokenizer.token_strs(step.ids[:-1])  # what the new token's query attended over
+generated = [st_.token for st_ in steps[:n]]
+st.markdown(
+    t("gen.so_far", n=n, total=len(steps))
+    + " "
+    + " ".join(shell.code_span(tok) for tok in context[:prompt_len])
+    + " **→** "
+    + " ".join(shell.code_span(tok) for tok in generated[:-1])
+    + f" **{shell.code_span(generated[-1])}**"
+)
+if step.token == "[EOS]":
+    st.caption(t("gen.eos"))
+
+# ---------------------------------------------------------------- the distribution
+raw = np.exp(step.logits - step.logits.max())
+raw /= raw.sum()  # temperature 1, no top-k/top-p: the model's own distribution
+order = np.argsort(-step.probs, kind="stable")[:TOP]  # the distribution the token was drawn from
+names_ = model.tokenizer.token_strs(int(i) for i in order)
+chosen = [i for i, tok_id in enumerate(order) if tok_id == step.token_id]
+c1, c2 = st.columns(2)
+c1.plotly_chart(
+    viz.plots.bars(
+        step.probs[order],
+        names_,
+        x_title=t("gen.next_token"),
+        y_title=t("sm.prob"),
+        title=t("gen.probs_title", n=n, temp=f"{s['temp']:g}"),
+        highlight=chosen or None,
+        text_fmt=".2f",
+        y_range=(0, 1.05),
+        reference=raw[order],
+        names_shown=(t("gen.used"), t("gen.raw")),
+        scale=settings.scale,
+    ),
+    key="gen_probs",
+)
+entropy = float(-(step.probs[step.probs > 0] * np.log(step.probs[step.probs > 0])).sum())
+c1.caption(
+    t(
+        "gen.probs_caption",
+        token=step.token,
+        p=f"{step.probs[step.token_id]:.3f}",
+        h=f"{entropy:.2f}",
+        mode=names("decoding")(s["decoding"]),
+        rank=int((step.probs > step.probs[step.token_id]).sum()) + 1,
+    )
+)
+
+# ---------------------------------------------------------------- the new token's attention row
+with c2:
+    layer, _ = controls.layer_head(cfg, with_head=False)
+rows = step.attention["decoder.self"][layer]  # [H, context]
+c2.plotly_chart(
+    viz.plots.value_heatmap(
+        rows,
+        [t("gen.head_n", h=h + 1) for h in range(cfg.n_heads)],
+        context,
+        index_labels=False,
+        title=t("gen.row_title", layer=layer + 1),
+        x_title=t("lbl.key"),
+        y_title=t("lbl.head"),
+        hover_name=t("lbl.weight"),
+        zmin=0,
+        zmax=1,
+        text_fmt=".2f" if len(context) <= 16 else None,
+        square=False,
+        height=round((200 + 28 * cfg.n_heads) * settings.scale),
+        scale=settings.scale,
+    ),
+    key="gen_row",
+)
+c2.caption(t("gen.row_caption", n=len(context)))
+
+# ---------------------------------------------------------------- the KV cache
+st.subheader(t("gen.kv_title"))
+n_new = prompt_len if n == 1 else 1
+st.plotly_chart(
+    viz.kv_cache(
+        context,
+        n_new,
+        cfg.n_layers,
+        title=t("gen.kv_fig", n=n),
+        reused=t("gen.kv_reused"),
+        new=t("gen.kv_new"),
+        layer=t("lbl.layer"),
+        position=t("lbl.position"),
+        scale=settings.scale,
+    ),
+    key="gen_kv",
+)
+with_cache, without = kv_dot_products(cfg.n_layers, cfg.n_heads, prompt_len, n)
+st.markdown(
+    t(
+        "gen.kv_numbers",
+        step_with=f"{with_cache[-1]:,}",
+        step_without=f"{without[-1]:,}",
+        total_with=f"{with_cache.sum():,}",
+        total_without=f"{without.sum():,}",
+        ratio=f"{without.sum() / with_cache.sum():.1f}",
+        L=len(context),
+        layers=cfg.n_layers,
+        heads=cfg.n_heads,
+        kv_heads=cfg.kv_heads,
+        d=cfg.d_head,
+        floats=f"{2 * cfg.n_layers * cfg.kv_heads * cfg.d_head * len(context):,}",
+    )
+)
+st.markdown(t("gen.temperature_vs_scale", s=f"{cfg.scale:.4f}"))

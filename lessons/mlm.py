@@ -1,0 +1,195 @@
+"""Encoder-only: predict masked tokens from both sides; BERT's masking recipe; encoder vs decoder."""
+
+import random
+
+import numpy as np
+import streamlit as st
+
+import viz
+from models import mlm
+from models.experiments import mask_positions
+from models.tokenizer import MASK, SPECIALS
+from ui import controls, shell, state
+from ui.i18n import names, t
+from ui.loaders import left_context, masked_run, recipe_counts
+from viz.plots import Series
+
+DRAWS = 10_000
+OUTCOME_COLORS = {"mask": viz.HEAD_COLORS[3], "random": viz.HEAD_COLORS[1], "keep": viz.HEAD_COLORS[2]}
+
+settings = state.current()
+model = shell.model_or_stop(settings, "encoder")
+if settings.model != "encoder":
+    st.caption(t("mlm.always_encoder"))
+text = shell.prompt_or_stop(settings, model)
+cfg = model.config
+st.markdown(t("mlm.intro"))
+
+# ---------------------------------------------------------------- choose what to mask
+ids, _ = model.source_ids(text)
+tokens = model.tokenizer.token_strs(ids)
+maskable = [i for i, tok_id in enumerate(ids) if tok_id >= len(SPECIALS)]
+state.ensure("picked")
+st.session_state["picked"] = [p for p in st.session_state["picked"] if p in maskable]
+st.pills(
+    t("mlm.pick"),
+    maskable,
+    selection_mode="multi",
+    format_func=lambda i: tokens[i],
+    key="picked",
+    help=t("mlm.pick_help"),
+)
+shell.track("picked")
+masked_ids = [MASK if i in st.session_state["picked"] else tok_id for i, tok_id in enumerate(ids)]
+positions = mask_positions(masked_ids)
+if not positions:
+    st.info(t("mlm.no_mask"))
+else:
+    run = masked_run(settings.weights, tuple(masked_ids))
+    shell.token_chips(run["tokens"])
+    state.ensure("focus_mask")
+    if st.session_state["focus_mask"] not in positions:
+        st.session_state["focus_mask"] = positions[0]
+    if len(positions) > 1:
+        st.segmented_control(
+            t("mlm.focus"),
+            positions,
+            format_func=lambda p: f"{p} [MASK]",
+            key="focus_mask",
+            required=True,
+        )
+    shell.track("focus_mask")
+    pos = st.session_state["focus_mask"]
+    guess, probs = run["top"][pos]
+    original = tokens[pos] if ids[pos] != MASK else None
+    c1, c2 = st.columns(2)
+    c1.plotly_chart(
+        viz.plots.bars(
+            probs,
+            guess,
+            x_title=t("gen.next_token"),
+            y_title=t("sm.prob"),
+            title=t("mlm.top_title", pos=pos),
+            highlight=[i for i, g in enumerate(guess) if g == original] or None,
+            text_fmt=".2f",
+            scale=settings.scale,
+        ),
+        key="mlm_top",
+    )
+    if original is not None:
+        c1.caption(t("mlm.original", token=shell.code_span(original)))
+    with c2:
+        layer, _ = controls.layer_head(cfg, with_head=False)
+    rows = run["attention"][layer, :, pos]  # [H, T]
+    c2.plotly_chart(
+        viz.plots.value_heatmap(
+            rows,
+            [t("gen.head_n", h=h + 1) for h in range(cfg.n_heads)],
+            run["tokens"],
+            index_labels=True,
+            title=t("mlm.row_title", pos=pos, layer=layer + 1),
+            x_title=t("lbl.key"),
+            y_title=t("lbl.head"),
+            hover_name=t("lbl.weight"),
+            zmin=0,
+            zmax=1,
+            text_fmt=".2f" if len(ids) <= 16 else None,
+            square=False,
+            height=round((200 + 28 * cfg.n_heads) * settings.scale),
+            scale=settings.scale,
+        ),
+        key="mlm_row",
+    )
+    left, right = float(rows[:, :pos].sum(1).mean()), float(rows[:, pos + 1 :].sum(1).mean())
+    c2.caption(t("mlm.sides", left=f"{left:.0%}", right=f"{right:.0%}", self=f"{1 - left - right:.0%}"))
+
+    # ------------------------------------------------------------ encoder vs decoder
+    st.header(t("mlm.versus_title"))
+    st.markdown(t("mlm.versus_intro"))
+    dec_tokens, dec_probs = left_context(settings.weights, tuple(masked_ids), pos)
+    c1, c2 = st.columns(2)
+    for col, (who, toks, ps) in zip(
+        (c1, c2),
+        (("decoder", dec_tokens, dec_probs), ("encoder", guess[:5], probs[:5])),
+        strict=True,
+    ):
+        col.plotly_chart(
+            viz.plots.bars(
+                ps,
+                toks,
+                x_title=t("gen.next_token"),
+                y_title=t("sm.prob"),
+                title=t(f"mlm.versus.{who}", pos=pos),
+                text_fmt=".2f",
+                scale=settings.scale,
+            ),
+            key=f"mlm_vs_{who}",
+        )
+    st.markdown(t("mlm.versus_explain"))
+
+# ---------------------------------------------------------------- BERT's recipe
+st.header(t("mlm.recipe_title"))
+st.markdown(t("mlm.recipe_intro"))
+state.ensure("recipe_seed")
+st.number_input(t("mlm.recipe_seed"), 0, 9999, key="recipe_seed", help=t("mlm.recipe_seed_help"))
+shell.track("recipe_seed")
+if not maskable:
+    st.info(t("mlm.recipe_nothing"))
+    shell.stop()
+inp, outcome = mlm.bert_recipe(ids, random.Random(st.session_state["recipe_seed"]), cfg.vocab_size)
+colors = {i: OUTCOME_COLORS[o] for i, o in enumerate(outcome) if o}
+st.caption(t("mlm.recipe_before"))
+st.plotly_chart(viz.token_strip(tokens, colors=colors, scale=settings.scale), key="recipe_before", width="content")
+st.caption(t("mlm.recipe_after"))
+st.plotly_chart(
+    viz.token_strip(model.tokenizer.token_strs(inp), colors=colors, scale=settings.scale),
+    key="recipe_after",
+    width="content",
+)
+chosen = [o for o in outcome if o]
+st.markdown(
+    t(
+        "mlm.recipe_draw",
+        n=len(maskable),
+        k=len(chosen),
+        **{o: sum(c == o for c in chosen) for o in mlm.OUTCOMES},
+        legend=" · ".join(f"{names('outcome')(o)}" for o in mlm.OUTCOMES),
+    )
+)
+counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"])
+draws = np.arange(1, DRAWS + 1)
+keep = np.unique(np.round(np.geomspace(1, DRAWS, 120)).astype(int)) - 1  # log-spaced points: 120, not 10 000
+chosen_total = np.maximum(counts["chosen"], 1)
+series = [
+    Series(names("outcome")(o), counts[o][keep] / chosen_total[keep], color=OUTCOME_COLORS[o], markers=False)
+    for o in mlm.OUTCOMES
+]
+series.append(
+    Series(t("mlm.chosen_share"), counts["chosen"][keep] / counts["eligible"][keep], color=viz.HEAD_COLORS[7],
+           dash="dot", markers=False)
+)  # fmt: skip
+st.plotly_chart(
+    viz.plots.lines(
+        draws[keep],
+        series,
+        x_title=t("mlm.draws"),
+        y_title=t("mlm.share"),
+        title=t("mlm.converge_title", n=f"{DRAWS:,}"),
+        log_x=True,
+        hlines=[(0.8, "80%"), (0.15, "15%"), (0.1, "10%")],
+        y_range=(0, 1),
+        scale=settings.scale,
+    ),
+    key="recipe_converge",
+)
+final = {o: counts[o][-1] / counts["chosen"][-1] for o in mlm.OUTCOMES}
+st.markdown(
+    t(
+        "mlm.recipe_final",
+        n=f"{DRAWS:,}",
+        chosen=f"{counts['chosen'][-1] / counts['eligible'][-1]:.2%}",
+        mask=f"{final['mask']:.2%}",
+        random=f"{final['random']:.2%}",
+        keep=f"{final['keep']:.2%}",
+    )
+)

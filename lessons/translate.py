@@ -1,0 +1,155 @@
+"""Encoder-decoder: translate a number step by step (cross-attention filling in), then teacher forcing."""
+
+import numpy as np
+import streamlit as st
+
+import viz
+from ui import controls, shell, state
+from ui.i18n import t, viz_labels
+from ui.loaders import forced, translation
+
+settings = state.current()
+model = shell.model_or_stop(settings, "encoder-decoder")
+cfg = model.config
+labels = viz_labels()
+if settings.model != "encoder-decoder":
+    st.caption(t("tr.always_encdec"))
+st.markdown(t("tr.intro"))
+
+state.ensure("source")
+st.text_input(t("tr.source"), key="source", live=True, help=t("tr.source_help"))
+shell.track("source")
+source = shell.prompt_or_stop(settings, model, st.session_state["source"] or "")
+steps = translation(settings.weights, source)
+src_tokens = model.tokenizer.token_strs(model.source_ids(source)[0])
+
+# ---------------------------------------------------------------- step by step
+st.header(t("tr.step_title"))
+n = controls.stepper("tr_step", len(steps))
+step = steps[n - 1]
+out = [s.token for s in steps[:n]]
+st.markdown(
+    t("tr.so_far", n=n, total=len(steps))
+    + " "
+    + " ".join(shell.code_span(tok) for tok in out[:-1])
+    + f" **{shell.code_span(out[-1])}**"
+)
+layer, head = controls.layer_head(cfg)
+c1, c2 = st.columns(2)
+row = step.attention["decoder.cross"][layer]  # [H, source]
+c1.plotly_chart(
+    viz.plots.value_heatmap(
+        row,
+        [t("gen.head_n", h=h + 1) for h in range(cfg.n_heads)],
+        src_tokens,
+        index_labels=False,
+        title=t("tr.row_title", token=out[-1], layer=layer + 1),
+        x_title=t("tr.source_tokens"),
+        y_title=t("lbl.head"),
+        hover_name=t("lbl.weight"),
+        zmin=0,
+        zmax=1,
+        text_fmt=".2f" if len(src_tokens) <= 16 else None,
+        square=False,
+        height=round((200 + 28 * cfg.n_heads) * settings.scale),
+        scale=settings.scale,
+    ),
+    key="tr_row",
+)
+matrix = np.stack([s.attention["decoder.cross"][layer, head] for s in steps[:n]])  # [steps so far, source]
+c2.plotly_chart(
+    viz.heatmap(
+        matrix,
+        [f"→ {tok}" for tok in out],
+        src_tokens,
+        title=t("tr.matrix_title", layer=layer + 1, head=head + 1, n=n),
+        scale=settings.scale,
+        labels=labels,
+    ),
+    key="tr_matrix",
+)
+st.caption(t("tr.step_caption"))
+order = np.argsort(-step.probs, kind="stable")[:10]
+st.plotly_chart(
+    viz.plots.bars(
+        step.probs[order],
+        model.tokenizer.token_strs(int(i) for i in order),
+        x_title=t("gen.next_token"),
+        y_title=t("sm.prob"),
+        title=t("tr.probs_title", n=n),
+        highlight=0,
+        text_fmt=".2g",
+        log_y=True,
+        scale=settings.scale,
+    ),
+    key="tr_probs",
+)
+
+# ---------------------------------------------------------------- teacher forcing
+st.header(t("tr.forced_title"))
+st.markdown(t("tr.forced_intro"))
+greedy_text = model.tokenizer.decode([s.token_id for s in steps if s.token != "[EOS]"])
+if st.session_state.get("typed") is None or st.session_state.get("_typed_for") not in (None, source):
+    st.session_state["typed"] = greedy_text  # pre-filled with the model's own translation of this source
+st.session_state["_typed_for"] = source
+st.text_input(t("tr.typed"), key="typed", live=True, help=t("tr.typed_help"))
+shell.track("typed")
+typed = st.session_state["typed"] or ""
+if model.target_ids(typed)[1]:
+    st.warning(t("tr.typed_long", max_len=cfg.max_len))
+res = forced(settings.weights, source, typed)
+disagree = [i for i, (a, b) in enumerate(zip(res["tokens"], res["best"], strict=True)) if a != b]
+st.plotly_chart(
+    viz.plots.bars(
+        res["probs"],
+        res["tokens"],
+        x_title=t("tr.typed_tokens"),
+        y_title=t("sm.prob"),
+        title=t("tr.forced_probs_title"),
+        highlight=disagree or None,
+        text_fmt=".2g",
+        y_range=(0, 1.1),
+        scale=settings.scale,
+    ),
+    key="tr_forced",
+)
+if disagree:
+    first = disagree[0]
+    st.warning(
+        t(
+            "tr.disagree",
+            k=len(disagree),
+            pos=first + 1,
+            typed=shell.code_span(res["tokens"][first]),
+            p=f"{res['probs'][first]:.2g}",
+            best=shell.code_span(res["best"][first]),
+            q=f"{res['best_probs'][first]:.2g}",
+        )
+    )
+else:
+    st.success(t("tr.agree", logp=f"{np.log(res['probs']).sum():.3f}"))
+tr = res["trace"]
+c1, c2 = st.columns(2)
+c1.plotly_chart(
+    viz.heatmap(
+        tr.attention["decoder.self"][layer, head],
+        tr.target_tokens,
+        tr.target_tokens,
+        title=t("tr.self_title", layer=layer + 1, head=head + 1),
+        scale=settings.scale,
+        labels=labels,
+    ),
+    key="tr_self",
+)
+c2.plotly_chart(
+    viz.heatmap(
+        tr.attention["decoder.cross"][layer, head],
+        tr.target_tokens,
+        tr.tokens,
+        title=t("tr.cross_title", layer=layer + 1, head=head + 1),
+        scale=settings.scale,
+        labels=labels,
+    ),
+    key="tr_cross",
+)
+st.markdown(t("tr.forced_explain"))

@@ -1,0 +1,62 @@
+"""BERT's masked-language-model recipe (Devlin et al. 2019, §3.1), shared by training and the lesson.
+
+Of the tokens, 15% are chosen for prediction. Of those, 80% are replaced by [MASK], 10% by a
+random token, and 10% are left unchanged. The model must predict every chosen token: it cannot
+trust that an unmasked token is right, and [MASK] (never seen at fine-tuning time) is not the
+only signal.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .tokenizer import MASK, SPECIALS
+
+MLM_CHOOSE = 0.15
+MLM_TO_MASK = 0.8
+MLM_TO_RANDOM = 0.1  # the remaining 10% keep their token
+OUTCOMES = ("mask", "random", "keep")
+IGNORE = -100  # label value cross_entropy skips
+
+
+def bert_recipe(ids: list[int], rng: random.Random, vocab: int) -> tuple[list[int], list[str | None]]:
+    """Apply the recipe to one sequence: (input ids, outcome per position). The outcome is None for a
+    position not chosen (special tokens never are), else "mask", "random" or "keep"."""
+    inp, outcome = list(ids), [None] * len(ids)
+    for i, t in enumerate(ids):
+        if t < len(SPECIALS) or rng.random() >= MLM_CHOOSE:
+            continue
+        r = rng.random()
+        if r < MLM_TO_MASK:
+            inp[i], outcome[i] = MASK, "mask"
+        elif r < MLM_TO_MASK + MLM_TO_RANDOM:
+            inp[i], outcome[i] = rng.randrange(len(SPECIALS), vocab), "random"
+        else:
+            outcome[i] = "keep"
+    return inp, outcome
+
+
+def bert_mask(ids: list[int], rng: random.Random, vocab: int) -> tuple[list[int], list[int]]:
+    """The recipe as training uses it: (input ids, labels with IGNORE where not chosen)."""
+    inp, outcome = bert_recipe(ids, rng, vocab)
+    return inp, [t if o else IGNORE for t, o in zip(ids, outcome, strict=True)]
+
+
+def recipe_counts(ids: list[int], vocab: int, draws: int, seed: int = 0) -> dict[str, list[int]]:
+    """Run the recipe `draws` times on the same ids; running totals after each draw of the tokens
+    that could be chosen ("eligible"), chosen, and each outcome. Their ratios converge to 15% and
+    80/10/10 (the law of large numbers, live)."""
+    rng = random.Random(seed)
+    eligible_each = sum(t >= len(SPECIALS) for t in ids)
+    totals = dict.fromkeys(("eligible", "chosen", *OUTCOMES), 0)
+    out: dict[str, list[int]] = {k: [] for k in totals}
+    for _ in range(draws):
+        _, outcome = bert_recipe(ids, rng, vocab)
+        totals["eligible"] += eligible_each
+        for o in outcome:
+            if o:
+                totals["chosen"] += 1
+                totals[o] += 1
+        for k, v in totals.items():
+            out[k].append(v)
+    return out

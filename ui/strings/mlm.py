@@ -1,0 +1,102 @@
+"""Strings of the masked-token lesson (encoder-only)."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "nav.mlm": {"en": "Masked tokens (encoder)", "zh": "掩码预测（编码器）"},
+    "home.mlm": {
+        "en": "**Masked tokens** — the encoder fills in a blank from both sides; BERT's 15% / 80-10-10 masking "
+        "recipe run live; and the same blank through a decoder that sees only the left.",
+        "zh": "**掩码预测**——编码器根据两侧上下文填空；现场运行 BERT 的 15% / 80-10-10 掩码方案；"
+        "再用只能看到左侧的解码器做同一个填空。",
+    },
+    "mlm.always_encoder": {
+        "en": "This page always uses the encoder-only model: filling in masked tokens is what it was trained for.",
+        "zh": "本页始终使用仅编码器模型：填补被掩盖的词元正是它的训练任务。",
+    },
+    "mlm.intro": {
+        "en": "BERT (Devlin et al. 2019) is trained to predict hidden tokens from the tokens on **both** sides. "
+        "Its attention has no causal mask, so every position sees the whole sentence. Pick tokens to hide, or "
+        "type [MASK] in the prompt.",
+        "zh": "BERT（Devlin 等 2019）的训练目标是根据**两侧**的词元预测被隐藏的词元。它的注意力没有因果掩码，每个位置都能看到整句话。"
+        "选择要隐藏的词元，或在输入中直接写 [MASK]。",
+    },
+    "mlm.pick": {"en": "Mask these tokens", "zh": "掩盖这些词元"},
+    "mlm.pick_help": {
+        "en": "Each picked token is replaced by [MASK] before the encoder reads the sentence.",
+        "zh": "被选中的词元在编码器读句子之前会被替换成 [MASK]。",
+    },
+    "mlm.no_mask": {
+        "en": "Nothing is masked yet: pick a token above, or write [MASK] in the prompt (for example: the [MASK] "
+        "that the dog sees are happy .).",
+        "zh": "还没有任何掩码：在上面选择一个词元，或在输入中写 [MASK]（例如：the [MASK] that the dog sees are happy .）。",
+    },
+    "mlm.focus": {"en": "Masked position", "zh": "被掩盖的位置"},
+    "mlm.top_title": {"en": "Encoder's top 10 for position {pos}", "zh": "编码器对位置 {pos} 的前 10 个预测"},
+    "mlm.original": {
+        "en": "The hidden token was {token} (red, if it is in the top 10).",
+        "zh": "被隐藏的词元是 {token}（若在前 10 名中则标为红色）。",
+    },
+    "mlm.row_title": {
+        "en": "Layer {layer}: attention of position {pos} ([MASK])",
+        "zh": "第 {layer} 层：位置 {pos}（[MASK]）的注意力",
+    },
+    "mlm.sides": {
+        "en": "Averaged over heads, the masked position puts {left} of its attention on tokens to its left, {right} "
+        "on tokens to its right, and {self} on itself.",
+        "zh": "按头平均，被掩盖的位置把 {left} 的注意力放在左侧词元上，{right} 放在右侧词元上，{self} 放在自己身上。",
+    },
+    "mlm.versus_title": {"en": "The same blank: decoder vs encoder", "zh": "同一个空：解码器与编码器"},
+    "mlm.versus_intro": {
+        "en": "Left: the decoder-only model reads only the tokens before the blank and predicts the next token. "
+        "Right: the encoder reads the whole sentence.",
+        "zh": "左：仅解码器模型只读空格之前的词元，预测下一个词元。右：编码器读整句话。",
+    },
+    "mlm.versus.decoder": {
+        "en": "Decoder: left context only (position {pos})",
+        "zh": "解码器：只有左侧上下文（位置 {pos}）",
+    },
+    "mlm.versus.encoder": {"en": "Encoder: both sides (position {pos})", "zh": "编码器：两侧上下文（位置 {pos}）"},
+    "mlm.versus_explain": {
+        "en": 'Try "the [MASK] that the dog sees are happy ." then change "are" to "is". The encoder\'s nouns '
+        "switch between plural and singular, because the verb on the right decides. The decoder's guess cannot "
+        "change: it never sees the verb.",
+        "zh": "试试 “the [MASK] that the dog sees are happy .”，再把 “are” 改成 “is”：编码器预测的名词会在复数和单数之间切换，"
+        "因为右边的动词起决定作用；解码器的猜测不会变，因为它根本看不到那个动词。",
+    },
+    "mlm.recipe_title": {"en": "BERT's masking recipe, live", "zh": "BERT 的掩码方案（现场运行）"},
+    "mlm.recipe_intro": {
+        "en": "For training, BERT chooses 15% of the tokens to predict (Devlin et al. 2019, §3.1). Of the chosen "
+        "tokens, 80% become [MASK], 10% become a random token, and 10% stay unchanged. So the model cannot learn "
+        "that only [MASK] needs predicting, and it sees real tokens at the masked positions too. Here is one draw "
+        "on your prompt (special tokens are never chosen).",
+        "zh": "训练时，BERT 选出 15% 的词元作为预测目标（Devlin 等 2019，§3.1）。被选中的词元中 80% 替换为 [MASK]，10% 替换为随机词元，"
+        "10% 保持不变。这样模型就学不到“只有 [MASK] 需要预测”，被掩盖的位置也能见到真实词元。下面是对你的输入抽取一次的结果"
+        "（特殊词元永远不会被选中）。",
+    },
+    "mlm.recipe_seed": {"en": "Draw (seed)", "zh": "抽取（种子）"},
+    "mlm.recipe_seed_help": {"en": "Another seed, another draw.", "zh": "换一个种子，就换一次抽取。"},
+    "mlm.recipe_nothing": {
+        "en": "This prompt has no ordinary tokens for the recipe to choose.",
+        "zh": "这个输入中没有可供选择的普通词元。",
+    },
+    "mlm.recipe_before": {"en": "The prompt, coloured by what the recipe chose", "zh": "输入，按掩码方案的选择着色"},
+    "mlm.recipe_after": {"en": "What the encoder reads in training", "zh": "训练时编码器读到的内容"},
+    "outcome.mask": {"en": "→ [MASK] (red)", "zh": "→ [MASK]（红）"},
+    "outcome.random": {"en": "→ random token (orange)", "zh": "→ 随机词元（橙）"},
+    "outcome.keep": {"en": "unchanged (green)", "zh": "保持不变（绿）"},
+    "mlm.recipe_draw": {
+        "en": "This draw chose {k} of {n} tokens: {mask} → [MASK], {random} → random, {keep} unchanged. Colours: {legend}.",
+        "zh": "这次抽取从 {n} 个词元中选中 {k} 个：{mask} 个 → [MASK]，{random} 个 → 随机词元，{keep} 个保持不变。颜色：{legend}。",
+    },
+    "mlm.draws": {"en": "draws of the recipe on this prompt (log scale)", "zh": "在该输入上重复抽取的次数（对数坐标）"},
+    "mlm.share": {"en": "share", "zh": "比例"},
+    "mlm.chosen_share": {"en": "chosen / all tokens", "zh": "被选中 / 全部词元"},
+    "mlm.converge_title": {
+        "en": "{n} draws: the shares converge to 15% and 80/10/10",
+        "zh": "{n} 次抽取：比例收敛到 15% 和 80/10/10",
+    },
+    "mlm.recipe_final": {
+        "en": "After {n} draws: {chosen} of the tokens were chosen. Of those, {mask} became [MASK], {random} a random "
+        "token, and {keep} stayed unchanged.",
+        "zh": "{n} 次抽取后：{chosen} 的词元被选中；其中 {mask} 变成 [MASK]，{random} 变成随机词元，{keep} 保持不变。",
+    },
+}
