@@ -94,20 +94,13 @@ with c2:
     layer, _ = controls.layer_head(cfg, with_head=False)
 rows = step.attention["decoder.self"][layer]  # [H, context]
 c2.plotly_chart(
-    viz.plots.value_heatmap(
+    viz.plots.head_rows(
         rows,
-        [t("gen.head_n", h=h + 1) for h in range(cfg.n_heads)],
         context,
-        index_labels=False,
         title=t("gen.row_title", layer=layer + 1),
-        x_title=t("lbl.key"),
-        y_title=t("lbl.head"),
-        hover_name=t("lbl.weight"),
-        zmin=0,
-        zmax=1,
-        text_fmt=".2f" if len(context) <= 16 else None,
-        square=False,
-        height=round((200 + 28 * cfg.n_heads) * settings.scale),
+        head_word=t("lbl.head"),
+        key_title=t("lbl.key"),
+        weight_word=t("lbl.weight"),
         scale=settings.scale,
     ),
     key="gen_row",

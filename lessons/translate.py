@@ -38,20 +38,13 @@ layer, head = controls.layer_head(cfg)
 c1, c2 = st.columns(2)
 row = step.attention["decoder.cross"][layer]  # [H, source]
 c1.plotly_chart(
-    viz.plots.value_heatmap(
+    viz.plots.head_rows(
         row,
-        [t("gen.head_n", h=h + 1) for h in range(cfg.n_heads)],
         src_tokens,
-        index_labels=False,
         title=t("tr.row_title", token=out[-1], layer=layer + 1),
-        x_title=t("tr.source_tokens"),
-        y_title=t("lbl.head"),
-        hover_name=t("lbl.weight"),
-        zmin=0,
-        zmax=1,
-        text_fmt=".2f" if len(src_tokens) <= 16 else None,
-        square=False,
-        height=round((200 + 28 * cfg.n_heads) * settings.scale),
+        head_word=t("lbl.head"),
+        key_title=t("tr.source_tokens"),
+        weight_word=t("lbl.weight"),
         scale=settings.scale,
     ),
     key="tr_row",

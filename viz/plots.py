@@ -685,3 +685,37 @@ def plane_vectors(
     if title:
         fig.update_layout(title_text=escape(title))
     return fig
+
+
+def head_rows(
+    rows: np.ndarray,
+    key_tokens: Sequence[str],
+    *,
+    title: str = "",
+    head_word: str = "head",
+    key_title: str = "key",
+    weight_word: str = "weight",
+    scale: float = 1.0,
+) -> go.Figure:
+    """One query's attention in every head of a layer, [heads, keys]: a row per head, keys numbered
+    "i token" (a prompt repeats tokens). Used for the newest token while generating, a target token's
+    cross-attention, and a masked position."""
+    r = np.asarray(rows)
+    if r.ndim != 2 or r.shape[1] != len(key_tokens):
+        raise ValueError(f"rows must be [heads, {len(key_tokens)}], got {r.shape}")
+    return value_heatmap(
+        r,
+        [f"{head_word} {h + 1}" for h in range(r.shape[0])],
+        [f"{i} {tok}" for i, tok in enumerate(key_tokens)],
+        index_labels=False,
+        title=title,
+        x_title=key_title,
+        y_title=head_word,
+        hover_name=weight_word,
+        zmin=0,
+        zmax=1,
+        text_fmt=".2f" if len(key_tokens) <= CELL_TEXT_MAX else None,
+        square=False,
+        height=round((200 + 28 * r.shape[0]) * scale),
+        scale=scale,
+    )

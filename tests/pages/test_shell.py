@@ -11,7 +11,16 @@ def test_home_says_what_the_app_is_and_links_every_lesson():
     at = open_app()
     assert at.title[0].value == "Attention Lab"
     links = [el.proto.page for el in at.get("page_link")]
-    assert links == ["explorer", "masks", "rank", "positional", "softmax", "generate", "translate", "mlm"]  # the url paths of the lesson pages
+    assert links == [
+        "explorer",
+        "masks",
+        "rank",
+        "positional",
+        "softmax",
+        "generate",
+        "translate",
+        "mlm",
+    ]  # the url paths of the lesson pages
 
 
 def test_home_in_chinese():

@@ -1,0 +1,73 @@
+"""Masked-token page: the encoder's predictions are its MLM head's, the recipe converges to
+15% and 80/10/10, and the decoder's guess ignores everything right of the blank."""
+
+import re
+
+import numpy as np
+import pytest
+
+import models
+from models.experiments import top_tokens
+from models.tokenizer import MASK
+from tests.pages.apptest import array, markdown_text, open_app, set_prompt, titled
+
+PROMPT = "the cats that the dog sees are happy ."
+
+
+def _bars(at, title):
+    fig = titled(at, title)
+    ticks = fig["layout"]["xaxis"]["ticktext"]
+    return list(ticks), array(fig["data"][0]["y"])
+
+
+def test_default_masks_cats_and_shows_the_encoders_own_top_10():
+    at = open_app("mlm", prompt=PROMPT)
+    enc = models.load("encoder")
+    ids = enc.source_ids(PROMPT)[0]
+    ids[2] = MASK
+    want_tokens, want_p = top_tokens(enc, enc.run_ids(ids).logits[2], 10)
+    names, p = _bars(at, "Encoder's top 10")
+    assert names == want_tokens
+    np.testing.assert_allclose(p, want_p, rtol=1e-5)
+    row = array(titled(at, "attention of position 2")["data"][0]["z"])
+    np.testing.assert_allclose(row.sum(-1), 1.0, atol=1e-5)
+
+
+def test_mask_typed_in_the_prompt_and_the_right_context_decides():
+    are = open_app("mlm", prompt="the [MASK] that the dog sees are happy .")
+    is_ = open_app("mlm", prompt="the [MASK] that the dog sees is happy .")
+    dec_are, dec_is = _bars(are, "Decoder: left context only"), _bars(is_, "Decoder: left context only")
+    assert dec_are[0] == dec_is[0]
+    np.testing.assert_allclose(dec_are[1], dec_is[1])  # the decoder never sees the verb
+    enc_are, enc_is = _bars(are, "Encoder: both sides"), _bars(is_, "Encoder: both sides")
+    assert enc_are[0] != enc_is[0]  # the encoder does
+
+
+def test_recipe_shares_over_10000_draws_are_within_one_percent():
+    at = open_app("mlm", prompt=PROMPT, recipe_seed="5")
+    text = markdown_text(at)
+    m = re.search(
+        r"After 10,000 draws: ([\d.]+)% .* Of those, ([\d.]+)% .*, ([\d.]+)% a random token, and ([\d.]+)%", text
+    )
+    chosen, mask, rand, keep = (float(g) for g in m.groups())
+    assert abs(chosen - 15) < 1 and abs(mask - 80) < 1 and abs(rand - 10) < 1 and abs(keep - 10) < 1
+    fig = titled(at, "draws")
+    for trace, want in zip(fig["data"][:3], (0.8, 0.1, 0.1), strict=True):
+        assert abs(array(trace["y"])[-1] - want) < 0.01
+
+
+def test_the_strip_colours_what_the_recipe_chose():
+    at = open_app("mlm", prompt=PROMPT, recipe_seed="1")
+    assert "This draw chose" in markdown_text(at)
+
+
+@pytest.mark.parametrize("text", ["", "[MASK]", "[MASK] [MASK] [MASK]", "x" * 10_000, "小明在公园吃[MASK]。", "🙂"])
+def test_hostile_prompts_on_the_mlm_page(text):
+    at = open_app("mlm")
+    set_prompt(at, text)
+    if not text:
+        assert any("Type a prompt" in i.value for i in at.info)
+    elif "[MASK]" in text:
+        titled(at, "Encoder's top 10")
+        if text == "[MASK]":
+            assert any("no ordinary tokens" in i.value for i in at.info)
