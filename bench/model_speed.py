@@ -61,6 +61,17 @@ def main() -> None:
             ms = median_ms(lambda m=m: m.run("1234"), args.repeat)
             notes.append(f"run('1234') with greedy target: {ms:.1f} ms")
         print(f"{name:16} {load_ms:8.1f} " + " ".join(cells) + "  " + "; ".join(notes))
+    generation_steps(args.repeat)
+
+
+def generation_steps(repeat: int) -> None:
+    """Per-token cost of decoding with the KV cache after a 64-token prompt (the Generate lesson's
+    target: one step with its figures <= 100 ms; this is the model's share)."""
+    m = models.load("decoder")
+    text = text_of(m, 64)
+    for new in (1, 16):
+        ms = median_ms(lambda new=new: list(m.generate(text, new)), repeat)
+        print(f"decoder generate {new:2} token(s) after 64: {ms:6.2f} ms ({ms / new:.2f} ms/token incl. prefill)")
 
 
 if __name__ == "__main__":

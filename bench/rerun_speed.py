@@ -37,6 +37,11 @@ PAGES = {
     "softmax": [({}, [("d_k", "select_slider", "dk", [128, 256, 1024, 64]),
                       ("row scale", "slider", "sm_log2s", [-2.0, -1.0, 0.0, -3.0]),
                       ("live factor", "select_slider", "live_c", [2.0, 4.0, 0.5, 1.0])])],
+    "generate": [({"max_new": "64"}, [("next token", "button", "step_next", [None]),
+                                      ("temperature", "slider", "temp", [0.5, 1.5, 2.0, 1.0])])],
+    "translate": [({}, [("next token", "button", "tr_step_next", [None]),
+                        ("typed target", "text_input", "typed", ["one", "one thousand", "two", "nine"])])],
+    "mlm": [({}, [("recipe seed", "number_input", "recipe_seed", [1, 2, 3, 4])])],
 }  # fmt: skip
 
 
@@ -79,13 +84,16 @@ def main() -> None:
     for page in args.pages.split(","):
         for query, controls in PAGES[page]:
             label = query.get("view", "prompt")
-            for n in (16, 64, 256):
+            for n in (16,) if page == "translate" else (16, 64, 256):
                 at = open_page(page, query, prompt_of(n, "x"))
 
                 prompts = [prompt_of(n, f"x{i}") for i in range(args.repeat + 2)]  # new every time: no cache hits
+                box = "prompt"
+                if page == "translate":  # its own source box; numbers, not text (the length does not apply)
+                    prompts, box = [str(1000 + 37 * i) for i in range(args.repeat + 2)], "source"
 
-                def new_prompt(i, at=at, prompts=prompts):
-                    return at.text_input(key="prompt").input(prompts[i]).run()
+                def new_prompt(i, at=at, prompts=prompts, box=box):
+                    return at.text_input(key=box).input(prompts[i]).run()
 
                 med, p95 = timed(new_prompt, args.repeat)
                 print(f"{page:11} {label:14} {n:6} {med:10.1f} {p95:8.1f}")
@@ -94,7 +102,12 @@ def main() -> None:
                 cycle = itertools.cycle(values)
 
                 def move(_, at=at, kind=kind, key=key, cycle=cycle):
-                    return getattr(at, kind)(key=key).set_value(next(cycle)).run()
+                    widget = getattr(at, kind)(key=key)
+                    if kind == "button":
+                        return widget.click().run()
+                    if kind == "text_input":
+                        return widget.input(next(cycle)).run()
+                    return widget.set_value(next(cycle)).run()
 
                 med, p95 = timed(move, args.repeat)
                 print(f"{page:11} {name:14} {64:6} {med:10.1f} {p95:8.1f}")
