@@ -72,7 +72,7 @@ c1.plotly_chart(
         text_fmt=".2f",
         y_range=(0, 1.05),
         reference=raw[order],
-        names_shown=(t("gen.used"), t("gen.raw")),
+        names_shown=(t("gen.used_greedy" if greedy else "gen.used"), t("gen.raw")),
         scale=settings.scale,
     ),
     key="gen_probs",
@@ -124,10 +124,11 @@ st.plotly_chart(
     ),
     key="gen_kv",
 )
+st.caption(t("gen.kv_legend"))
 with_cache, without = kv_dot_products(cfg.n_layers, cfg.n_heads, prompt_len, n)
 st.markdown(
     t(
-        "gen.kv_numbers",
+        "gen.kv_numbers" if n > 1 else "gen.kv_numbers_prefill",
         step_with=f"{with_cache[-1]:,}",
         step_without=f"{without[-1]:,}",
         total_with=f"{with_cache.sum():,}",

@@ -67,7 +67,7 @@ else:
         viz.plots.bars(
             probs,
             guess,
-            x_title=t("gen.next_token"),
+            x_title=t("mlm.predicted"),
             y_title=t("sm.prob"),
             title=t("mlm.top_title", pos=pos),
             highlight=[i for i, g in enumerate(guess) if g == original] or None,
@@ -93,8 +93,19 @@ else:
         ),
         key="mlm_row",
     )
-    left, right = float(rows[:, :pos].sum(1).mean()), float(rows[:, pos + 1 :].sum(1).mean())
-    c2.caption(t("mlm.sides", left=f"{left:.0%}", right=f"{right:.0%}", self=f"{1 - left - right:.0%}"))
+    mean = rows.mean(0)  # [T], averaged over heads
+    word = np.array([tok_id >= len(SPECIALS) for tok_id in masked_ids]) & (np.arange(len(ids)) != pos)
+    left, right = float(mean[:pos][word[:pos]].sum()), float(mean[pos + 1 :][word[pos + 1 :]].sum())
+    special = float(mean[[i for i, tok_id in enumerate(masked_ids) if tok_id < len(SPECIALS) and i != pos]].sum())
+    c2.caption(
+        t(
+            "mlm.sides",
+            left=f"{left:.0%}",
+            right=f"{right:.0%}",
+            special=f"{special:.0%}",
+            self=f"{mean[pos]:.0%}",
+        )
+    )
 
     # ------------------------------------------------------------ encoder vs decoder
     st.header(t("mlm.versus_title"))
@@ -110,7 +121,7 @@ else:
             viz.plots.bars(
                 ps,
                 toks,
-                x_title=t("gen.next_token"),
+                x_title=t("gen.next_token" if who == "decoder" else "mlm.predicted"),
                 y_title=t("sm.prob"),
                 title=t(f"mlm.versus.{who}", pos=pos),
                 text_fmt=".2f",
@@ -132,14 +143,21 @@ if not maskable:
 inp, outcome = mlm.bert_recipe(ids, random.Random(st.session_state["recipe_seed"]), cfg.vocab_size)
 colors = {i: OUTCOME_COLORS[o] for i, o in enumerate(outcome) if o}
 st.caption(t("mlm.recipe_before"))
-st.plotly_chart(viz.token_strip(tokens, colors=colors, scale=settings.scale), key="recipe_before", width="content")
+STRIP_PX = 380  # fits a phone; wider screens get the same compact block
+st.plotly_chart(
+    viz.token_strip(tokens, colors=colors, scale=settings.scale, width_px=STRIP_PX),
+    key="recipe_before",
+    width="content",
+)
 st.caption(t("mlm.recipe_after"))
 st.plotly_chart(
-    viz.token_strip(model.tokenizer.token_strs(inp), colors=colors, scale=settings.scale),
+    viz.token_strip(model.tokenizer.token_strs(inp), colors=colors, scale=settings.scale, width_px=STRIP_PX),
     key="recipe_after",
     width="content",
 )
 chosen = [o for o in outcome if o]
+if not chosen:
+    st.info(t("mlm.recipe_empty", n=len(maskable), p=f"{(1 - mlm.MLM_CHOOSE) ** len(maskable):.0%}"))
 st.markdown(
     t(
         "mlm.recipe_draw",
@@ -152,11 +170,9 @@ st.markdown(
 counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"])
 draws = np.arange(1, DRAWS + 1)
 keep = np.unique(np.round(np.geomspace(1, DRAWS, 120)).astype(int)) - 1  # log-spaced points: 120, not 10 000
-chosen_total = np.maximum(counts["chosen"], 1)
-series = [
-    Series(names("outcome")(o), counts[o][keep] / chosen_total[keep], color=OUTCOME_COLORS[o], markers=False)
-    for o in mlm.OUTCOMES
-]
+with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 before anything is chosen: a gap, not 0
+    shares = {o: np.where(counts["chosen"] > 0, counts[o] / counts["chosen"], np.nan) for o in mlm.OUTCOMES}
+series = [Series(names("outcome")(o), shares[o][keep], color=OUTCOME_COLORS[o], markers=False) for o in mlm.OUTCOMES]
 series.append(
     Series(t("mlm.chosen_share"), counts["chosen"][keep] / counts["eligible"][keep], color=viz.HEAD_COLORS[7],
            dash="dot", markers=False)
@@ -169,7 +185,7 @@ st.plotly_chart(
         y_title=t("mlm.share"),
         title=t("mlm.converge_title", n=f"{DRAWS:,}"),
         log_x=True,
-        hlines=[(0.8, "80%"), (0.15, "15%"), (0.1, "10%")],
+        hlines=[(0.8, "80%"), (0.1, "10%")],  # 15% is the dotted line's target (in the title)
         y_range=(0, 1),
         scale=settings.scale,
     ),

@@ -6,7 +6,7 @@ import streamlit as st
 import viz
 from ui import controls, shell, state
 from ui.i18n import t, viz_labels
-from ui.loaders import forced, translation
+from ui.loaders import alignment_heads, forced, translation
 
 settings = state.current()
 model = shell.model_or_stop(settings, "encoder-decoder")
@@ -21,7 +21,8 @@ st.text_input(t("tr.source"), key="source", live=True, help=t("tr.source_help"))
 shell.track("source")
 source = shell.prompt_or_stop(settings, model, st.session_state["source"] or "")
 steps = translation(settings.weights, source)
-src_tokens = model.tokenizer.token_strs(model.source_ids(source)[0])
+# Quoted, so a digit token reads apart from its position on the axis ("2 “3”", not "2 3").
+src_tokens = [f"“{tok}”" for tok in model.tokenizer.token_strs(model.source_ids(source)[0])]
 
 # ---------------------------------------------------------------- step by step
 st.header(t("tr.step_title"))
@@ -50,18 +51,31 @@ c1.plotly_chart(
     key="tr_row",
 )
 matrix = np.stack([s.attention["decoder.cross"][layer, head] for s in steps[:n]])  # [steps so far, source]
+# Row i: the decoder reads token i and predicts token i+1; both figures on this page label it "read → written".
+reads = ["[BOS]", *out[:-1]]
 c2.plotly_chart(
     viz.heatmap(
         matrix,
-        [f"→ {tok}" for tok in out],
+        [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
         src_tokens,
-        title=t("tr.matrix_title", layer=layer + 1, head=head + 1, n=n),
+        title=t("tr.matrix_title", layer=layer + 1, head=head + 1),
         scale=settings.scale,
         labels=labels,
     ),
     key="tr_matrix",
 )
-st.caption(t("tr.step_caption"))
+share, chance = alignment_heads(settings.weights)
+best = np.unravel_index(int(share.argmax()), share.shape)
+st.caption(
+    t(
+        "tr.step_caption",
+        layer=best[0] + 1,
+        head=best[1] + 1,
+        share=f"{share.max():.0%}",
+        chance=f"{chance:.0%}",
+        this=f"{share[layer, head]:.0%}",
+    )
+)
 order = np.argsort(-step.probs, kind="stable")[:10]
 st.plotly_chart(
     viz.plots.bars(
@@ -101,7 +115,7 @@ st.plotly_chart(
         title=t("tr.forced_probs_title"),
         highlight=disagree or None,
         text_fmt=".2g",
-        y_range=(0, 1.1),
+        log_y=True,  # a wrong word gets 1e-7: only a log axis shows its (red) bar
         scale=settings.scale,
     ),
     key="tr_forced",
@@ -116,17 +130,19 @@ if disagree:
             typed=shell.code_span(res["tokens"][first]),
             p=f"{res['probs'][first]:.2g}",
             best=shell.code_span(res["best"][first]),
-            q=f"{res['best_probs'][first]:.2g}",
+            q=f"{res['best_probs'][first]:.3f}",
         )
     )
 else:
-    st.success(t("tr.agree", logp=f"{np.log(res['probs']).sum():.3f}"))
+    st.success(t("tr.agree", logp=f"{np.log(res['probs']).sum() + 0.0:.3f}"))  # + 0.0: no "-0.000"
 tr = res["trace"]
+forced_rows = [f"{a} → {b}" for a, b in zip(tr.target_tokens, res["tokens"], strict=True)]
+forced_src = [f"“{tok}”" for tok in tr.tokens]
 c1, c2 = st.columns(2)
 c1.plotly_chart(
     viz.heatmap(
         tr.attention["decoder.self"][layer, head],
-        tr.target_tokens,
+        forced_rows,
         tr.target_tokens,
         title=t("tr.self_title", layer=layer + 1, head=head + 1),
         scale=settings.scale,
@@ -137,8 +153,8 @@ c1.plotly_chart(
 c2.plotly_chart(
     viz.heatmap(
         tr.attention["decoder.cross"][layer, head],
-        tr.target_tokens,
-        tr.tokens,
+        forced_rows,
+        forced_src,
         title=t("tr.cross_title", layer=layer + 1, head=head + 1),
         scale=settings.scale,
         labels=labels,

@@ -72,10 +72,17 @@ def stepper(key: str, total: int) -> int:
     state.ensure(key)
     n = st.session_state[key] = max(1, min(st.session_state[key], total))
     cols = st.columns([1, 1, 2, 2])
-    cols[0].button("⏮", key=f"{key}_reset", on_click=_move, args=(key, 1), help=t("step.reset"), disabled=n <= 1)
-    cols[1].button("◀", key=f"{key}_back", on_click=_move, args=(key, n - 1), help=t("step.back"), disabled=n <= 1)
+    first, back = ":material/first_page:", ":material/chevron_left:"  # Material icons ship with Streamlit
+    cols[0].button(
+        "", icon=first, key=f"{key}_reset", on_click=_move, args=(key, 1), help=t("step.reset"), disabled=n <= 1
+    )
+    cols[1].button(
+        "", icon=back, key=f"{key}_back", on_click=_move, args=(key, n - 1), help=t("step.back"), disabled=n <= 1
+    )
     cols[2].button(t("step.next"), key=f"{key}_next", on_click=_move, args=(key, n + 1), type="primary",
                    disabled=n >= total)  # fmt: skip
+    if n >= total:
+        st.session_state[f"{key}_play"] = False  # the end: the toggle switches itself off (set before it is drawn)
     playing = cols[3].toggle(t("step.play"), key=f"{key}_play", help=t("step.play_help"))
     shell.track(key)
     st.session_state[f"{key}_armed"] = False  # a full run re-arms the timer below

@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 import models
-from models import analysis, experiments, mlm
+from models import analysis, data, experiments, mlm, probes
 from models.experiments import self_key
 
 from .params import MAX_NEW
@@ -179,3 +179,12 @@ def recipe_counts(ids: tuple[int, ...], draws: int, seed: int) -> dict[str, np.n
         k: np.array(v)
         for k, v in mlm.recipe_counts(list(ids), get_model("encoder").config.vocab_size, draws, seed).items()
     }
+
+
+@st.cache_data(show_spinner=False)
+def alignment_heads(weights: str, n: int = 40) -> tuple[np.ndarray, float]:
+    """([L, H] share of target words whose strongest cross-attention falls on a source character
+    they translate, chance level) over held-out numbers in both scripts."""
+    held_out = data.split_numbers()[1][:n]
+    pairs = [data.number_pair(k, script) for k in held_out for script in ("digits", "zh")]
+    return probes.alignment_scores(get_model("encoder-decoder", weights), pairs)

@@ -145,6 +145,6 @@ PARAMS: dict[str, Param] = {
     # masked tokens
     "picked": Param([2], int_list(0, 255), lambda v: ",".join(map(str, v))),  # 2: "cats" in the default prompt
     "focus_mask": Param(0, int_in(0, 255)),
-    "recipe_seed": Param(0, int_in(0, 9999)),
+    "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
 }
 SHARED = ["lang", "model", "weights", "present", "prompt"]

@@ -57,7 +57,7 @@ def kv_cache(
     fig.update_layout(
         **layout,
         height=round((120 + ROW_PX * len(rows)) * scale),
-        xaxis=dict(type="category", tickangle=-60 if n > 10 else 0, title=dict(text=escape(position))),
+        xaxis=dict(type="category", tickangle=-60, title=dict(text=escape(position))),  # narrow screens too
         yaxis=dict(type="category", autorange="reversed"),
     )
     if n > 64:

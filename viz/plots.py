@@ -343,7 +343,7 @@ def bars(
             cliponaxis=False,
             customdata=ticks,
             hovertemplate=f"{escape(x_title)}: %{{customdata}}<br>{escape(y_title)}: %{{y:.4g}}<extra></extra>",
-            showlegend=reference is not None,
+            showlegend=False,
             name=escape(names_shown[0]),
         )
     )
@@ -360,6 +360,13 @@ def bars(
                 name=escape(names_shown[1]),
             )
         )
+        # A legend-only entry in the plain bar colour: the first bar may be the highlighted one,
+        # and the legend would otherwise borrow its red.
+        fig.add_trace(
+            go.Bar(x=[None], y=[None], marker=dict(color=BAR), name=escape(names_shown[0]), hoverinfo="skip",
+                   offsetgroup="values")  # shares the values' slot: no empty third bar in each group
+        )  # fmt: skip
+        fig.data[0].offsetgroup = "values"
         fig.update_layout(barmode="group", legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom"))
     yaxis = dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID)
     if log_y:

@@ -25,7 +25,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "带掩码（因果）的自注意力，而不是两个：只有编码器-解码器的模块才多一个交叉注意力。点击*下一个词元*观察这个循环。",
     },
     "gen.decoding": {"en": "Decoding", "zh": "解码方式"},
-    "decoding.greedy": {"en": "greedy (argmax)", "zh": "贪心（取最大）"},
+    "decoding.greedy": {"en": "greedy (argmax)", "zh": "贪心"},
     "decoding.sample": {"en": "sample", "zh": "采样"},
     "gen.seed": {"en": "Seed", "zh": "随机种子"},
     "gen.seed_help": {
@@ -64,6 +64,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {n} 步：概率最高的 10 个词元（T = {temp}）",
     },
     "gen.used": {"en": "drawn from (after T, top-k, top-p)", "zh": "实际采样分布（经 T、top-k、top-p）"},
+    "gen.used_greedy": {"en": "after T (greedy takes the top one)", "zh": "经温度 T 调整（贪心取最高者）"},
+    "gen.kv_legend": {
+        "en": "Red: keys and values computed at this step. Light blue: reused from the cache.",
+        "zh": "红色：本步计算的键和值。浅蓝色：从缓存中复用。",
+    },
+    "gen.kv_numbers_prefill": {
+        "en": "Step 1 is the **prefill**: the whole prompt ({L} positions) runs at once and fills the cache, "
+        "{step_with} q·k dot products with or without a cache ({layers} layers × {heads} heads × L(L+1)/2). "
+        "From step 2 on, the cache pays: press *Next token*. The cache holds 2 × {layers} layers × {kv_heads} KV "
+        "heads × {d} dims × {L} positions = {floats} numbers.",
+        "zh": "第 1 步是**预填充**：整个输入（{L} 个位置）一次算完并填满缓存，无论有无缓存都是 {step_with} 次 q·k 点积"
+        "（{layers} 层 × {heads} 个头 × L(L+1)/2）。从第 2 步起缓存开始发挥作用：点击*下一个词元*。"
+        "缓存保存 2 × {layers} 层 × {kv_heads} 个 KV 头 × {d} 维 × {L} 个位置 = {floats} 个数。",
+    },
     "gen.raw": {"en": "the model's own (T = 1)", "zh": "模型原始分布（T = 1）"},
     "gen.probs_caption": {
         "en": "Chosen ({mode}): {token}, probability {p}, rank {rank}. Entropy of the distribution: {h} nats. Red: the "

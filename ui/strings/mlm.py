@@ -40,9 +40,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {layer} 层：位置 {pos}（[MASK]）的注意力",
     },
     "mlm.sides": {
-        "en": "Averaged over heads, the masked position puts {left} of its attention on tokens to its left, {right} "
-        "on tokens to its right, and {self} on itself.",
-        "zh": "按头平均，被掩盖的位置把 {left} 的注意力放在左侧词元上，{right} 放在右侧词元上，{self} 放在自己身上。",
+        "en": "Averaged over heads, the masked position puts {left} of its attention on words to its left, {right} "
+        "on words to its right, {special} on [CLS] and [SEP], and {self} on itself. Special tokens often collect "
+        "attention that a head does not need elsewhere (an attention sink), so the words' shares are the ones to compare.",
+        "zh": "按头平均，被掩盖的位置把 {left} 的注意力放在左侧的词上，{right} 放在右侧的词上，{special} 放在 [CLS] 和 [SEP] 上，"
+        "{self} 放在自己身上。特殊词元常常收集某个头在别处用不上的注意力（注意力汇聚点），所以要比较的是词所占的份额。",
+    },
+    "mlm.predicted": {"en": "predicted token", "zh": "预测的词元"},
+    "mlm.recipe_empty": {
+        "en": "This draw chose nothing: with {n} tokens, each chosen with probability 15%, that happens {p} of the "
+        "time. Try another seed.",
+        "zh": "这次抽取什么也没选中：{n} 个词元、每个以 15% 的概率被选中时，这种情况发生的概率是 {p}。换一个种子试试。",
     },
     "mlm.versus_title": {"en": "The same blank: decoder vs encoder", "zh": "同一个空：解码器与编码器"},
     "mlm.versus_intro": {
@@ -89,7 +97,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mlm.draws": {"en": "draws of the recipe on this prompt (log scale)", "zh": "在该输入上重复抽取的次数（对数坐标）"},
     "mlm.share": {"en": "share", "zh": "比例"},
-    "mlm.chosen_share": {"en": "chosen / all tokens", "zh": "被选中 / 全部词元"},
+    "mlm.chosen_share": {"en": "chosen / all tokens (→ 15%)", "zh": "被选中 / 全部词元（→ 15%）"},
     "mlm.converge_title": {
         "en": "{n} draws: the shares converge to 15% and 80/10/10",
         "zh": "{n} 次抽取：比例收敛到 15% 和 80/10/10",

@@ -35,15 +35,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "“{token}”对源序列的交叉注意力（第 {layer} 层）",
     },
     "tr.matrix_title": {
-        "en": "Cross-attention so far, layer {layer} head {head} ({n} rows)",
-        "zh": "目前为止的交叉注意力，第 {layer} 层第 {head} 头（{n} 行）",
+        "en": "Cross-attention so far, layer {layer} head {head}",
+        "zh": "目前为止的交叉注意力，第 {layer} 层第 {head} 头",
     },
     "tr.step_caption": {
-        "en": "Left: each head's cross-attention row for the token just written. Right: the same head's rows for "
-        'every token written so far, one more per step. In a head that aligns, "thousand" looks at the '
-        'thousands digit and "four" at the 4. Every row sums to 1 over the source tokens.',
-        "zh": "左：刚写出的词元在每个头上的交叉注意力行。右：同一个头对目前已写出的每个词元的注意力行，每步多一行。"
-        "在一个负责对齐的头里，“thousand”看向千位数字，“four”看向 4。每一行在源词元上的和为 1。",
+        "en": "First figure: each head's cross-attention row for the token just written. Second: the same head's "
+        'rows for every token written so far, one more per step; row "a → b" is the decoder reading a and '
+        "writing b. Every row sums to 1 over the source tokens. Not every head aligns words with digits. Measured "
+        "on 80 held-out numbers, layer {layer} head {head} does it best: for {share} of the words, its strongest "
+        "attention falls on a source character the word translates (chance: {chance}; the head shown: {this}).",
+        "zh": "第一张图：刚写出的词元在每个头上的交叉注意力行。第二张：同一个头对目前已写出的每个词元的注意力行，每步多一行；"
+        "“a → b”这一行表示解码器读入 a、写出 b。每一行在源词元上的和为 1。并非每个头都会把单词和数字对齐："
+        "在 80 个未参与训练的数字上测得，第 {layer} 层第 {head} 头对齐得最好：{share} 的单词，其最强的注意力落在它所翻译的源字符上"
+        "（随机水平：{chance}；当前显示的头：{this}）。",
     },
     "tr.probs_title": {
         "en": "Step {n}: top 10 next tokens (log scale)",
@@ -73,9 +77,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "tr.disagree": {
         "en": "The model disagrees at {k} token(s). At token {pos} you wrote {typed} (probability {p}); the "
-        "model expected {best} ({q}). Red bars mark where its first choice differs from yours.",
+        "model expected {best} ({q}). Red bars (log scale) mark where its first choice differs from yours.",
         "zh": "模型在 {k} 个词元处不同意。在第 {pos} 个词元你写了 {typed}（概率 {p}），模型预期的是 {best}（{q}）。"
-        "红色柱表示模型的首选与你不同的位置。",
+        "红色柱（对数坐标）表示模型的首选与你不同的位置。",
     },
     "tr.agree": {
         "en": "The model's first choice matches every token you typed, [EOS] included. log P(target | source) = {logp}.",
@@ -90,11 +94,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "交叉注意力，第 {layer} 层第 {head} 头",
     },
     "tr.forced_explain": {
-        "en": "Left: the decoder's self-attention over your target, lower-triangular because a token may not look at "
-        "the ones after it. That mask is what makes one-pass teacher-forced training equal to step-by-step "
-        "generation. Right: cross-attention, every target row over every source token. No mask is needed: the "
-        "whole source is known.",
-        "zh": "左：解码器对你的目标的自注意力，呈下三角，因为一个词元不能看它后面的词元；正是这个掩码让一次完成的教师强制训练"
-        "等价于逐步生成。右：交叉注意力，每一行目标对所有源词元；这里不需要掩码，因为整个源序列都是已知的。",
+        "en": "Decoder self-attention (first figure): lower-triangular, because a token may not look at the ones "
+        "after it. That mask is what makes one-pass teacher-forced training equal to step-by-step generation. "
+        "Cross-attention (second figure): every target row over every source token. It needs no mask: the whole "
+        'source is known. Row "a → b" reads your token a and is scored on your next token b.',
+        "zh": "解码器自注意力（第一张图）：呈下三角，因为一个词元不能看它后面的词元；正是这个掩码让一次完成的教师强制训练等价于逐步生成。"
+        "交叉注意力（第二张图）：每一行目标对所有源词元，这里不需要掩码，因为整个源序列都是已知的。"
+        "“a → b”这一行读入你的词元 a，并以你的下一个词元 b 来评分。",
     },
 }
