@@ -104,6 +104,8 @@ def main() -> None:
                 def move(_, at=at, kind=kind, key=key, cycle=cycle):
                     widget = getattr(at, kind)(key=key)
                     if kind == "button":
+                        if widget.disabled:  # the last step: start over (a short translation has 7 steps)
+                            widget = at.button(key=key.replace("_next", "_reset"))
                         return widget.click().run()
                     if kind == "text_input":
                         return widget.input(next(cycle)).run()
