@@ -18,16 +18,19 @@ RMSNORM_EPS = 1e-6
 class RMSNorm(nn.Module):
     """x / sqrt(mean(x²) + eps) · g (Zhang & Sennrich 2019): LayerNorm without centring or bias."""
 
-    def __init__(self, d: int):
+    def __init__(self, d: int, eps: float = RMSNORM_EPS):
         super().__init__()
+        self.eps = eps
         self.weight = nn.Parameter(torch.ones(d))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + RMSNORM_EPS) * self.weight
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
 
 
 def make_norm(cfg: ModelConfig) -> nn.Module:
-    return nn.LayerNorm(cfg.d_model, eps=LAYERNORM_EPS) if cfg.norm == "layernorm" else RMSNorm(cfg.d_model)
+    if cfg.norm == "layernorm":
+        return nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps or LAYERNORM_EPS)
+    return RMSNorm(cfg.d_model, cfg.norm_eps or RMSNORM_EPS)
 
 
 class FeedForward(nn.Module):
@@ -40,9 +43,9 @@ class FeedForward(nn.Module):
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.activation = cfg.activation
-        self.w1 = nn.Linear(cfg.d_model, cfg.d_ff, bias=False)
-        self.w3 = nn.Linear(cfg.d_model, cfg.d_ff, bias=False) if cfg.activation == "swiglu" else None
-        self.w2 = nn.Linear(cfg.d_ff, cfg.d_model, bias=False)
+        self.w1 = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
+        self.w3 = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias) if cfg.activation == "swiglu" else None
+        self.w2 = nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = self.w1(x)  # (B, T, d_ff)

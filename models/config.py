@@ -38,6 +38,12 @@ class ModelConfig:
     max_len: int = 256  # longest sequence the model accepts; longer input is truncated
     tie_embeddings: bool = True  # output head shares the token-embedding matrix (Press & Wolf 2017)
     seed: int = 0  # random initialisation is deterministic from this
+    # What a pretrained BERT needs (Devlin et al. 2019); the defaults leave the toy models unchanged.
+    bias: bool = False  # biases in the attention and FFN projections (BERT, GPT-2 have them; Llama not)
+    norm_eps: float | None = None  # epsilon of every norm; None: 1e-5 (LayerNorm), 1e-6 (RMSNorm). BERT: 1e-12
+    embed_scale: bool = True  # token embeddings · sqrt(d_model) (Vaswani §3.4); BERT adds them unscaled
+    embed_norm: bool = False  # a LayerNorm right after the embeddings (BERT)
+    type_vocab_size: int = 0  # BERT's segment (token-type) embeddings; this app gives every token type 0
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple[str, ...]) -> None:
@@ -72,6 +78,10 @@ class ModelConfig:
             )
         if self.positional == "sinusoidal" and self.d_model % 2:
             raise ValueError(f"sinusoidal PE pairs sin and cos: d_model={self.d_model} must be even")
+        if self.norm_eps is not None and not (math.isfinite(self.norm_eps) and self.norm_eps > 0):
+            raise ValueError(f"norm_eps must be a positive number or None, got {self.norm_eps!r}")
+        if not isinstance(self.type_vocab_size, int) or self.type_vocab_size < 0:
+            raise ValueError(f"type_vocab_size must be a whole number >= 0, got {self.type_vocab_size!r}")
         if self.attn_scale is not None and not (math.isfinite(self.attn_scale) and self.attn_scale > 0):
             raise ValueError(f"attn_scale must be a positive number or None, got {self.attn_scale!r}")
 

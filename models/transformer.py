@@ -35,6 +35,8 @@ class Transformer(nn.Module):
             self.register_buffer("pe", pe, persistent=False)
         else:
             self.pe = None
+        self.type_emb = nn.Embedding(cfg.type_vocab_size, d) if cfg.type_vocab_size else None
+        self.emb_norm = make_norm(cfg) if cfg.embed_norm else None
         has_enc = cfg.arch in ("encoder", "encoder-decoder")
         has_dec = cfg.arch in ("decoder", "encoder-decoder")
         cross = cfg.arch == "encoder-decoder"
@@ -53,7 +55,10 @@ class Transformer(nn.Module):
         g = torch.Generator().manual_seed(cfg.seed)
         for name, p in self.named_parameters():
             if p.dim() < 2:
-                continue  # norm gains stay 1
+                if name.endswith("bias"):
+                    with torch.no_grad():
+                        p.zero_()  # biases start at 0 (BERT, GPT-2); norm gains stay 1
+                continue
             if name.startswith("pos_emb"):
                 std = LEARNED_PE_INIT_STD
             elif name.endswith(("o.weight", "w2.weight")):
@@ -64,12 +69,19 @@ class Transformer(nn.Module):
                 p.copy_(torch.randn(p.shape, generator=g) * std)
 
     def embed(self, ids: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-        """Token embedding · sqrt(d_model) (Vaswani §3.4) plus the additive PE, if any. ids: (B, T)."""
-        x = self.tok_emb(ids) * math.sqrt(self.cfg.d_model)  # (B, T, d)
+        """Token embedding · sqrt(d_model) (Vaswani §3.4) plus the additive PE, if any. ids: (B, T).
+        BERT instead adds word + position + segment-0 embeddings unscaled, then a LayerNorm."""
+        x = self.tok_emb(ids)  # (B, T, d)
+        if self.cfg.embed_scale:
+            x = x * math.sqrt(self.cfg.d_model)
         if self.pe is not None:
             x = x + self.pe[positions]
         elif self.pos_emb is not None:
             x = x + self.pos_emb(positions)
+        if self.type_emb is not None:
+            x = x + self.type_emb.weight[0]
+        if self.emb_norm is not None:
+            x = self.emb_norm(x)
         return x
 
     def run_stack(self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0):

@@ -81,7 +81,7 @@ GRID = list(
 
 def component(name: str) -> str:
     """The parameter_counts() key a parameter of the built module belongs to."""
-    if name.startswith(("tok_emb", "pos_emb")):
+    if name.startswith(("tok_emb", "pos_emb", "type_emb", "emb_norm")):
         return "embeddings"
     if name.startswith("head"):
         return "head"
@@ -110,6 +110,20 @@ def test_parameter_counts_match_the_built_module(arch):
         if sum(counts.values()) != total or counts != actual:
             mismatches.append((cfg, counts, actual))
     assert not mismatches, f"{len(mismatches)} of {len(GRID)} configs differ, first: {mismatches[0]}"
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_parameter_counts_with_the_bert_options(arch):
+    cfg = ModelConfig(arch=arch, n_layers=2, d_model=8, n_heads=2, d_ff=12, max_len=16, positional="learned",
+                      norm_position="post", bias=True, norm_eps=1e-12, embed_scale=False, embed_norm=True,
+                      type_vocab_size=2)  # fmt: skip
+    net = models.build(cfg).net
+    counts = analysis.parameter_counts(cfg)
+    actual: dict[str, int] = dict.fromkeys(counts, 0)
+    for name, p in net.named_parameters():
+        actual[component(name)] += p.numel()
+    assert counts == actual
+    assert all(float(p.abs().sum()) == 0 for n, p in net.named_parameters() if n.endswith("bias") and "norm" not in n)
 
 
 def test_parameter_counts_known_small_case():
