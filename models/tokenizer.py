@@ -40,6 +40,9 @@ VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
 class BPETokenizer:
     """Thin wrapper: ids without specials in encode(); readable strings for display."""
 
+    # The special tokens LiveModel adds around a text (a pretrained tokenizer has its own ids).
+    pad_id, mask_id, cls_id, sep_id = PAD, MASK, CLS, SEP
+
     def __init__(self, tok: Tokenizer):
         self.tok = tok
         self.vocab_size = tok.get_vocab_size()
