@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models.analysis import attention_rollout, attention_sinks
+from models.analysis import attention_rollout, attention_sinks, sink_shares
 from ui import controls, shell, state
 from ui.i18n import md, names, t, viz_labels
 from ui.loaders import greedy_target, trace
@@ -88,6 +88,28 @@ if kind != "decoder.cross":
     if sinks:
         heads = ", ".join(f"L{s['layer'] + 1}H{s['head'] + 1}→{s['token']} ({s['weight']:.0%})" for s in sinks)
         st.info(t("explorer.sinks", heads=md(heads)))
+    with st.expander(t("explorer.sinks_title")):
+        shares = sink_shares(att, q_tokens)
+        cols = st.columns(2)
+        for col, what in zip(cols, ("special", "punctuation"), strict=True):
+            col.plotly_chart(
+                viz.plots.value_heatmap(
+                    shares[what],
+                    [str(i + 1) for i in range(att.shape[0])],
+                    [str(h + 1) for h in range(att.shape[1])],
+                    index_labels=False,
+                    title=t("explorer.sinks_special" if what == "special" else "explorer.sinks_punct"),
+                    x_title=t("lbl.head"),
+                    y_title=t("lbl.layer"),
+                    hover_name=t("lbl.weight"),
+                    zmin=0,
+                    zmax=1,
+                    text_fmt=".0%",
+                    scale=settings.scale,
+                ),
+                key=f"sinks_{what}",
+            )
+        st.caption(t("explorer.sinks_explain"))
 
 st.markdown(t("explorer.explain"))
 st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V")

@@ -6,10 +6,12 @@ Pages and tests use only what is exported here (see shared/DESIGN.md).
 from . import analysis, data
 from .attention import attention, bidirectional, causal, make_mask, padding, prefix
 from .config import ModelConfig
-from .live import SHIPPED, TRAIN_COMMAND, LiveModel, Step, Trace, WeightsError, build, load
+from .live import AVAILABLE, PRETRAINED, SHIPPED, TRAIN_COMMAND, LiveModel, Step, Trace, WeightsError, build, load
 from .positional import apply_rope, sinusoidal_table
 
 __all__ = [
+    "AVAILABLE",
+    "PRETRAINED",
     "SHIPPED",
     "TRAIN_COMMAND",
     "LiveModel",

@@ -16,6 +16,16 @@ from .probes import HELD_OUT_SEED, random_span
 from .tokenizer import BOS, CLS, EOS, MASK, SEP
 
 SWEEP_LENGTHS = (8, 16, 32, 64, 128, 256)
+SWEEP_MANY_HEADS = 16  # above this many heads in all, the sweep stops at 128 tokens (MiniLM: 72 heads)
+
+
+def sweep_lengths(model: LiveModel) -> list[int]:
+    """The sweep's lengths for this model: up to its max_len, and up to 128 for a model with many
+    heads (72 SVDs of 256 x 256 per input take about 0.3 s: the first run would take 10 s)."""
+    top = 128 if model.config.n_layers * model.config.n_heads > SWEEP_MANY_HEADS else model.config.max_len
+    return [n for n in SWEEP_LENGTHS if n <= top]
+
+
 SWEEP_MASKS = ("causal", "bidirectional")
 SWEEP_INPUTS = ("random", "text")
 
@@ -37,7 +47,7 @@ def sweep_ids(model: LiveModel, n: int, inputs: str, rng: random.Random) -> list
 
 def rank_sweep(
     model: LiveModel,
-    lengths=SWEEP_LENGTHS,
+    lengths=None,
     n_samples: int = 4,
     inputs: str = "random",
     seed: int = HELD_OUT_SEED,
@@ -50,7 +60,7 @@ def rank_sweep(
     """
     if inputs not in SWEEP_INPUTS:
         raise ValueError(f"inputs must be one of {SWEEP_INPUTS}, got {inputs!r}")
-    lengths = [n for n in lengths if 2 <= n <= model.config.max_len]
+    lengths = [n for n in (sweep_lengths(model) if lengths is None else lengths) if 2 <= n <= model.config.max_len]
     out: dict[str, np.ndarray] = {"lengths": np.array(lengths)}
     for kind in SWEEP_MASKS:
         out[f"{kind}.effective"] = np.zeros((len(lengths), n_samples))

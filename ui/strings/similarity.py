@@ -1,0 +1,60 @@
+"""Strings of the sentence-similarity lesson (MiniLM) and the attention-sink panel."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "nav.similarity": {"en": "Sentence similarity (MiniLM)", "zh": "句子相似度（MiniLM）"},
+    "home.similarity": {
+        "en": "**Sentence similarity** — a real pretrained encoder (all-MiniLM-L6-v2) turns sentences into "
+        "vectors: mean pooling against [CLS], as a cosine matrix.",
+        "zh": "**句子相似度**——真实的预训练编码器（all-MiniLM-L6-v2）把句子变成向量：平均池化与 [CLS] 对比，以余弦矩阵呈现。",
+    },
+    "sim.intro": {
+        "en": "What encoders are for: an encoder reads the whole sentence at once, in both directions, so every "
+        "token's last-layer vector already mixes in the others. Averaging them (*mean pooling*) gives one vector "
+        "per sentence. all-MiniLM-L6-v2 (6 layers, 12 heads, d = 384) was fine-tuned with a contrastive objective "
+        "on about a billion sentence pairs, so that mean-pooled vectors of sentences that mean the same are close. "
+        "A decoder-only model sees only the left context at each position, which is why sentence embeddings usually "
+        "come from encoders.",
+        "zh": "编码器的用途：编码器一次性、双向地读完整句话，所以每个词元最后一层的向量都已经融合了其他词元的信息。"
+        "把它们取平均（*平均池化*）就得到每句话的一个向量。all-MiniLM-L6-v2（6 层、12 个头、d = 384）用对比学习目标"
+        "在约十亿个句子对上微调过，使意思相同的句子的平均池化向量彼此接近。仅解码器模型在每个位置只看到左侧上下文，"
+        "这也是句向量通常来自编码器的原因。",
+    },
+    "sim.sentences": {"en": "Sentences, one per line (2 to 6)", "zh": "句子，每行一句（2 到 6 句）"},
+    "sim.sentences_help": {
+        "en": "English works best: the model was trained on English.",
+        "zh": "英文效果最好：该模型是在英文上训练的。",
+    },
+    "sim.too_few": {"en": "Write at least two sentences, one per line.", "zh": "请至少写两句话，每行一句。"},
+    "sim.too_many": {
+        "en": "{n} sentences: only the first {most} are compared.",
+        "zh": "共 {n} 句：只比较前 {most} 句。",
+    },
+    "sim.title.mean": {"en": "Mean pooling (what MiniLM was trained for)", "zh": "平均池化（MiniLM 的训练方式）"},
+    "sim.title.cls": {"en": "[CLS] vector only", "zh": "只用 [CLS] 向量"},
+    "sim.explain": {
+        "en": "Each cell is the cosine of two sentence vectors (1 on the diagonal). With mean pooling, the "
+        "off-diagonal cosines spread over {mean}: paraphrases score high and unrelated sentences low. With the "
+        "[CLS] vector alone, they spread over {cls}. BERT trained [CLS] for next-sentence prediction, and this "
+        'model was never trained to make [CLS] a summary. So [CLS] is not automatically "the sentence '
+        'embedding": it depends on how the model was trained.',
+        "zh": "每个格子是两个句向量的余弦（对角线为 1）。用平均池化时，非对角线上的余弦分布范围为 {mean}：复述句得分高，无关句得分低。"
+        "只用 [CLS] 向量时，分布范围为 {cls}。BERT 的 [CLS] 是为下一句预测训练的，而这个模型从未被训练成让 [CLS] 概括整句。"
+        "所以 [CLS] 并不天然就是“句向量”：这取决于模型是怎么训练的。",
+    },
+    "sim.source": {
+        "en": "Model: {source}. Weights read with safetensors, tokens with tokenizers; no transformers at run time.",
+        "zh": "模型：{source}。权重用 safetensors 读取，分词用 tokenizers；运行时不依赖 transformers。",
+    },
+    "explorer.sinks_title": {"en": "Where each head parks its attention", "zh": "每个头把注意力“停放”在哪里"},
+    "explorer.sinks_special": {"en": "Share on special tokens", "zh": "特殊词元上的份额"},
+    "explorer.sinks_punct": {"en": "Share on punctuation", "zh": "标点上的份额"},
+    "explorer.sinks_explain": {
+        "en": "Mean share of each head's attention (over all query rows) on special tokens ([CLS], [SEP], [BOS], "
+        "[EOS]) and on punctuation. A head with nothing useful to do often parks its weight on such tokens: "
+        'softmax must put its weight somewhere (Clark et al. 2019, "What does BERT look at?"; Xiao et al. 2023 '
+        "call such tokens attention sinks).",
+        "zh": "每个头的注意力（对所有查询行取平均）落在特殊词元（[CLS]、[SEP]、[BOS]、[EOS]）和标点上的份额。"
+        "无事可做的头常把权重停放在这些词元上：softmax 总得把权重放在某处（Clark 等 2019，“What does BERT look at?”；"
+        "Xiao 等 2023 称之为注意力汇聚点）。",
+    },
+}
