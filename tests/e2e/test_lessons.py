@@ -16,10 +16,11 @@ HEADINGS = {
     "generate": ("The KV cache", "KV 缓存", 3),
     "translate": ("Teacher forcing: you write the target", "教师强制：由你来写目标", 6),
     "mlm": ("BERT's masking recipe, live", "BERT 的掩码方案（现场运行）", 5),
+    "similarity": ("Sentence similarity (MiniLM)", "句子相似度（MiniLM）", 2),
 }
 
 
-FORMULAS = ("rank", "positional", "softmax")
+FORMULAS = ("rank", "positional", "softmax", "similarity")
 
 
 def _open(page: Page, path: str, n_plots: int) -> None:
@@ -49,3 +50,10 @@ def test_lesson_page_in_chinese(page: Page, lesson: str) -> None:
     _open(page, f"/{lesson}?lang=zh", n_plots)
     expect(page.get_by_test_id("stMain").get_by_role("heading", name=chinese)).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_minilm_in_the_explorer(page: Page) -> None:
+    """The pretrained encoder draws WordPiece tokens ([CLS] ... [SEP], lower-cased) in a real browser."""
+    _open(page, "/explorer?model=minilm&prompt=Tokenization%20is%20fun", 1)
+    ticks = set(page.eval_on_selector_all(".js-plotly-plot .ytick text", "els => els.map(e => e.textContent)"))
+    assert {"0 [CLS]", "1 token", "2 ##ization", "5 [SEP]"} <= ticks
