@@ -90,15 +90,15 @@ if kind != "decoder.cross":
         st.info(t("explorer.sinks", heads=md(heads)))
     with st.expander(t("explorer.sinks_title")):
         shares = sink_shares(att, q_tokens)
-        cols = st.columns(2)
-        for col, what in zip(cols, ("special", "punctuation"), strict=True):
+        cols = st.columns(3)
+        for col, what in zip(cols, ("start", "end", "punctuation"), strict=True):
             col.plotly_chart(
                 viz.plots.value_heatmap(
                     shares[what],
                     [str(i + 1) for i in range(att.shape[0])],
                     [str(h + 1) for h in range(att.shape[1])],
                     index_labels=False,
-                    title=t("explorer.sinks_special" if what == "special" else "explorer.sinks_punct"),
+                    title=t(f"explorer.sinks.{what}"),
                     x_title=t("lbl.head"),
                     y_title=t("lbl.layer"),
                     hover_name=t("lbl.weight"),

@@ -296,15 +296,17 @@ def nested_dot_products(dims, n_samples: int = 20000, seed: int = 0, chunk: int 
     return out
 
 
-SPECIAL_TOKENS = ("[CLS]", "[SEP]", "[BOS]", "[EOS]", "[PAD]")
+SINK_GROUPS = {"start": ("[CLS]", "[BOS]"), "end": ("[SEP]", "[EOS]")}
 
 
 def sink_shares(attention: np.ndarray, tokens: list[str]) -> dict[str, np.ndarray]:
-    """[L, H] mean share of each head's attention (over all query rows) that lands on special tokens
-    ([CLS], [SEP], ...) and on punctuation. Clark et al. (2019, "What does BERT look at?") found
-    BERT heads parking attention on [SEP] and punctuation when they have nothing to do."""
+    """[L, H] mean share of each head's attention (over all query rows) that lands on the opening
+    special token ([CLS] / [BOS]), the closing one ([SEP] / [EOS]) and on punctuation. Clark et al.
+    (2019, "What does BERT look at?") found BERT heads parking attention on [SEP] and punctuation
+    when they have nothing to do."""
     a = np.asarray(attention, dtype=np.float64)  # [L, H, T, T]
-    special = np.array([tok in SPECIAL_TOKENS for tok in tokens])
-    punct = np.array([_is_punct(tok.replace("␣", "").strip()) and tok not in SPECIAL_TOKENS for tok in tokens])
     per_key = a.mean(axis=2)  # [L, H, T]: mean weight each key receives
-    return {"special": per_key[..., special].sum(-1), "punctuation": per_key[..., punct].sum(-1)}
+    specials = {t for group in SINK_GROUPS.values() for t in group}
+    where = {name: np.array([tok in group for tok in tokens]) for name, group in SINK_GROUPS.items()}
+    where["punctuation"] = np.array([_is_punct(tok.replace("␣", "").strip()) and tok not in specials for tok in tokens])
+    return {name: per_key[..., mask].sum(-1) for name, mask in where.items()}

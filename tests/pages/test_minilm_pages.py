@@ -21,8 +21,10 @@ def test_explorer_shows_wordpiece_tokens_and_the_models_own_attention():
     tr = load_minilm().run(PROMPT)
     assert hm["y"][0] == "0 [CLS]" and hm["y"][-1].endswith("[SEP]")
     np.testing.assert_allclose(array(hm["z"]), tr.attention["encoder.self"][2, 4], atol=1e-6)
-    special = array(titled(at, "special tokens")["data"][0]["z"])
-    assert special.shape == (6, 12) and special.max() > 0.3  # BERT heads park attention on [CLS]/[SEP]
+    start = array(titled(at, "On [CLS]")["data"][0]["z"])
+    end = array(titled(at, "On [SEP]")["data"][0]["z"])
+    assert start.shape == end.shape == (6, 12)
+    assert max(start.max(), end.max()) > 0.3  # BERT heads park attention on [CLS] / [SEP]
 
 
 @pytest.mark.parametrize("page", ["masks", "rank", "softmax", "positional"])

@@ -46,14 +46,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "模型：{source}。权重用 safetensors 读取，分词用 tokenizers；运行时不依赖 transformers。",
     },
     "explorer.sinks_title": {"en": "Where each head parks its attention", "zh": "每个头把注意力“停放”在哪里"},
-    "explorer.sinks_special": {"en": "Share on special tokens", "zh": "特殊词元上的份额"},
-    "explorer.sinks_punct": {"en": "Share on punctuation", "zh": "标点上的份额"},
+    "explorer.sinks.start": {"en": "On [CLS] / [BOS]", "zh": "在 [CLS] / [BOS] 上"},
+    "explorer.sinks.end": {"en": "On [SEP] / [EOS]", "zh": "在 [SEP] / [EOS] 上"},
+    "explorer.sinks.punctuation": {"en": "On punctuation", "zh": "在标点上"},
     "explorer.sinks_explain": {
-        "en": "Mean share of each head's attention (over all query rows) on special tokens ([CLS], [SEP], [BOS], "
-        "[EOS]) and on punctuation. A head with nothing useful to do often parks its weight on such tokens: "
+        "en": "Mean share of each head's attention (over all query rows) on the opening special token ([CLS] or "
+        "[BOS]), the closing one ([SEP] or [EOS]) and on punctuation, per layer (rows) and head (columns). A head with nothing useful to do often parks its weight on such tokens: "
         'softmax must put its weight somewhere (Clark et al. 2019, "What does BERT look at?"; Xiao et al. 2023 '
         "call such tokens attention sinks).",
-        "zh": "每个头的注意力（对所有查询行取平均）落在特殊词元（[CLS]、[SEP]、[BOS]、[EOS]）和标点上的份额。"
+        "zh": "每个头的注意力（对所有查询行取平均）落在开头的特殊词元（[CLS] 或 [BOS]）、结尾的特殊词元（[SEP] 或 [EOS]）和标点上的份额，按层（行）和头（列）排列。"
         "无事可做的头常把权重停放在这些词元上：softmax 总得把权重放在某处（Clark 等 2019，“What does BERT look at?”；"
         "Xiao 等 2023 称之为注意力汇聚点）。",
     },
