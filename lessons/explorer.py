@@ -10,6 +10,8 @@ from ui.i18n import md, names, t, viz_labels
 from ui.loaders import greedy_target, trace
 from ui.params import AGGREGATES, VIEWS
 
+SINKS_LISTED = 8  # the strongest sinks named in the notice; the tables below show every head
+
 settings = state.current()
 model = shell.model_or_stop(settings)
 text = shell.prompt_or_stop(settings, model)
@@ -27,7 +29,8 @@ if model.config.arch == "encoder-decoder":
     shell.track("target")
 tr = trace(settings.model, settings.weights, text, target)
 
-st.caption(t("explorer.tokens", n=len(tr.tokens)))
+wordpiece = getattr(model.tokenizer, "kind", "bpe") == "wordpiece"
+st.caption(t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
 shell.token_chips(tr.tokens)
 
 kind = controls.attention_kind(tr)
@@ -86,12 +89,15 @@ else:
 if kind != "decoder.cross":
     sinks = attention_sinks(att, q_tokens)
     if sinks:
-        heads = ", ".join(f"L{s['layer'] + 1}H{s['head'] + 1}→{s['token']} ({s['weight']:.0%})" for s in sinks)
-        st.info(t("explorer.sinks", heads=md(heads)))
+        top = sorted(sinks, key=lambda s: -s["weight"])[:SINKS_LISTED]
+        heads = ", ".join(f"L{s['layer'] + 1}H{s['head'] + 1}→{s['token']} ({s['weight']:.0%})" for s in top)
+        more = t("explorer.sinks_more", n=len(sinks) - len(top)) if len(sinks) > len(top) else ""
+        st.info(t("explorer.sinks", heads=md(heads)) + more)
     with st.expander(t("explorer.sinks_title")):
         shares = sink_shares(att, q_tokens)
-        cols = st.columns(3)
-        for col, what in zip(cols, ("start", "end", "punctuation"), strict=True):
+        groups = ("start", "end", "punctuation")
+        tabs = st.tabs([t(f"explorer.sinks.{what}") for what in groups])  # one full-width table each
+        for col, what in zip(tabs, groups, strict=True):
             col.plotly_chart(
                 viz.plots.value_heatmap(
                     shares[what],

@@ -4,12 +4,13 @@ and what attention does with no positional information at all."""
 import numpy as np
 import streamlit as st
 
+import models
 import viz
 from models import analysis
 from models.positional import pair_frequencies, rope_rotate, rope_score_grid, shift_matrix, sinusoidal_table
 from ui import shell, state
-from ui.i18n import t
-from ui.loaders import learned_positions, shuffle_deltas
+from ui.i18n import names, t
+from ui.loaders import get_model, learned_positions, shuffle_deltas
 from ui.params import PE_BASES, PE_DIMS
 from viz.plots import Arrow, Series
 
@@ -204,8 +205,14 @@ st.markdown(
 )
 
 # ---------------------------------------------------------------- learned
-st.header(t("pos.learned_title"))
-table = learned_positions()
+source = "encoder"  # the shipped encoder, or the selected model when it has a learned table (MiniLM)
+try:
+    if settings.model != source and get_model(settings.model).config.positional == "learned":
+        source = settings.model
+except models.WeightsError:
+    pass  # the shuffle section below says what is missing
+st.header(t("pos.learned_title", model=names("model")(source)))
+table = learned_positions(source)
 learned_cos = analysis.cosine_matrix(table)
 sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
 c1, c2 = st.columns(2)

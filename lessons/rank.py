@@ -115,7 +115,7 @@ if st.toggle(t("rank.all_heads"), key="rank_all", help=t("rank.all_heads_help"))
             for kind in MASKS:
                 r = rank_report(settings.model, settings.weights, text, kind, li, hi, dtype, tol)
                 table[t("rank.col.numerical", mask=t(f"mask.{kind}"))].append(r.numerical_rank)
-                table[t("rank.col.effective", mask=t(f"mask.{kind}"))].append(round(r.effective_rank, 1))
+                table[t("rank.col.effective", mask=t(f"mask.{kind}"))].append(f"{r.effective_rank:.1f}")
     st.table(table, hide_index=True, width="stretch")
 
 

@@ -12,6 +12,8 @@ MAX_SENTENCES = 6
 
 settings = state.current()
 model = shell.model_or_stop(settings, "minilm")
+if settings.model != "minilm":
+    st.caption(t("sim.always_minilm"))
 st.markdown(t("sim.intro"))
 state.ensure("sentences")
 st.text_area(t("sim.sentences"), key="sentences", height=170, help=t("sim.sentences_help"))
@@ -50,7 +52,9 @@ for col, kind in zip((c1, c2), ("mean", "cls"), strict=True):
         key=f"sim_{kind}",
     )
 off = ~np.eye(len(lines), dtype=bool)
-spread = {k: float(np.ptp((emb[k] @ emb[k].T)[off])) for k in ("mean", "cls")}
-st.markdown(t("sim.explain", mean=f"{spread['mean']:.2f}", cls=f"{spread['cls']:.2f}"))
-st.latex(r"e=\frac{\bar h}{\|\bar h\|},\quad \bar h=\frac1T\sum_{t=1}^{T}h_t,\qquad \cos(e_i,e_j)=e_i\cdot e_j")
+cos = {k: (emb[k] @ emb[k].T)[off] for k in ("mean", "cls")}
+span = {k: t("sim.range", low=f"{v.min():.2f}", high=f"{v.max():.2f}") for k, v in cos.items()}
+st.markdown(t("sim.explain", mean=span["mean"], cls=span["cls"]))
+st.latex(r"\bar h=\frac1T\sum_{t=1}^{T}h_t,\qquad e=\frac{\bar h}{\|\bar h\|}")
+st.latex(r"\cos(e_i,e_j)=e_i\cdot e_j")
 st.caption(t("sim.source", source=model.meta.get("source", "")))

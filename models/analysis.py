@@ -300,12 +300,13 @@ SINK_GROUPS = {"start": ("[CLS]", "[BOS]"), "end": ("[SEP]", "[EOS]")}
 
 
 def sink_shares(attention: np.ndarray, tokens: list[str]) -> dict[str, np.ndarray]:
-    """[L, H] mean share of each head's attention (over all query rows) that lands on the opening
+    """[L, H] mean share of each head's attention (query rows 1..) that lands on the opening
     special token ([CLS] / [BOS]), the closing one ([SEP] / [EOS]) and on punctuation. Clark et al.
     (2019, "What does BERT look at?") found BERT heads parking attention on [SEP] and punctuation
     when they have nothing to do."""
     a = np.asarray(attention, dtype=np.float64)  # [L, H, T, T]
-    per_key = a.mean(axis=2)  # [L, H, T]: mean weight each key receives
+    rows = a[:, :, 1:, :] if a.shape[-2] > 1 else a  # from position 1 on, as attention_sinks: row 0 of a
+    per_key = rows.mean(axis=2)  # causal model has only itself to attend to. [L, H, T]
     specials = {t for group in SINK_GROUPS.values() for t in group}
     where = {name: np.array([tok in group for tok in tokens]) for name, group in SINK_GROUPS.items()}
     where["punctuation"] = np.array([_is_punct(tok.replace("␣", "").strip()) and tok not in specials for tok in tokens])

@@ -13,7 +13,7 @@ from . import data
 from .analysis import effective_rank_of, singular_values
 from .live import LiveModel
 from .probes import HELD_OUT_SEED, random_span
-from .tokenizer import BOS, CLS, EOS, MASK, SEP
+from .tokenizer import BOS, EOS, MASK
 
 SWEEP_LENGTHS = (8, 16, 32, 64, 128, 256)
 SWEEP_MANY_HEADS = 16  # above this many heads in all, the sweep stops at 128 tokens (MiniLM: 72 heads)
@@ -81,7 +81,8 @@ def rank_sweep(
 
 def content_positions(model: LiveModel, ids: list[int]) -> list[int]:
     """Positions that hold text, not the architecture's special tokens ([BOS], [CLS], [SEP], [EOS])."""
-    return [i for i, t in enumerate(ids) if t not in (BOS, CLS, SEP, EOS)]
+    special = model.tokenizer.special_ids - {model.tokenizer.mask_id}  # [MASK] stands for a word
+    return [i for i, t in enumerate(ids) if t not in special]
 
 
 def shuffle_order(model: LiveModel, ids: list[int], seed: int = 0) -> list[int]:

@@ -50,6 +50,9 @@ class WordPieceTokenizer:
         ids = tok.get_vocab()
         self.pad_id, self.mask_id, self.cls_id, self.sep_id = (ids[t] for t in ("[PAD]", "[MASK]", "[CLS]", "[SEP]"))
         self.unk_id = ids["[UNK]"]
+        self.special_ids = frozenset((self.pad_id, self.mask_id, self.cls_id, self.sep_id, self.unk_id))
+
+    kind = "wordpiece"
 
     def encode(self, text: str) -> list[int]:
         text = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)  # no lone surrogates

@@ -42,6 +42,8 @@ class BPETokenizer:
 
     # The special tokens LiveModel adds around a text (a pretrained tokenizer has its own ids).
     pad_id, mask_id, cls_id, sep_id = PAD, MASK, CLS, SEP
+    special_ids = frozenset(range(len(SPECIALS)))
+    kind = "bpe"
 
     def __init__(self, tok: Tokenizer):
         self.tok = tok

@@ -21,19 +21,27 @@ def _clamp(name: str, n: int) -> int:
     return st.session_state[name]
 
 
+SEGMENTS_MAX = 8  # more buttons than this overflow a half-width column (MiniLM has 12 heads)
+
+
+def _pick(label: str, n: int, key: str) -> None:
+    """Buttons 1..n for a few choices; a slider when there are many."""
+    number = lambda i: str(i + 1)  # noqa: E731
+    if n <= SEGMENTS_MAX:
+        st.segmented_control(label, list(range(n)), format_func=number, key=key, required=True)
+    else:
+        st.select_slider(label, list(range(n)), format_func=number, key=key)
+
+
 def layer_head(cfg: models.ModelConfig, with_head: bool = True) -> tuple[int, int]:
     _clamp("layer", cfg.n_layers)
     _clamp("head", cfg.n_heads)
     cols = st.columns(2)
     with cols[0]:
-        st.segmented_control(
-            t("ctl.layer"), list(range(cfg.n_layers)), format_func=lambda i: str(i + 1), key="layer", required=True
-        )
+        _pick(t("ctl.layer"), cfg.n_layers, "layer")
     if with_head:
         with cols[1]:
-            st.segmented_control(
-                t("ctl.head"), list(range(cfg.n_heads)), format_func=lambda i: str(i + 1), key="head", required=True
-            )
+            _pick(t("ctl.head"), cfg.n_heads, "head")
     shell.track("layer", "head")
     return st.session_state["layer"], st.session_state["head"]
 

@@ -83,3 +83,17 @@ def test_a_missing_package_is_labelled_and_names_the_install_command(monkeypatch
     finally:
         monkeypatch.undo()
         loaders.get_model.clear()
+
+
+def test_positional_page_uses_minilms_own_table_and_keeps_its_specials_in_place():
+    at = open_app("positional", model="minilm", prompt=PROMPT)
+    z = array(titled(at, "learned table")["data"][0]["z"])
+    assert z.shape == (512, 512)
+    chips = [m.value for m in at.markdown if "[CLS]" in m.value]
+    shuffled = chips[-1].split()
+    assert shuffled[0] == "`[CLS]`" and shuffled[-1] == "`[SEP]`"  # special tokens stay in place
+
+
+def test_many_heads_get_a_slider_not_a_row_of_buttons():
+    at = open_app("explorer", model="minilm", prompt=PROMPT, head="12")
+    assert at.select_slider(key="head").value == 11

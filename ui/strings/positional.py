@@ -120,14 +120,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 网格中每条对角线（n − m 固定）都是常数：沿一条对角线的最大差异为 {spread}。",
     },
     "pos.learned_title": {
-        "en": "Learned position embeddings (the shipped encoder)",
-        "zh": "可学习的位置嵌入（随附的编码器）",
+        "en": "Learned position embeddings ({model})",
+        "zh": "可学习的位置嵌入（{model}）",
     },
     "pos.learned_fig": {
-        "en": "cos(Pᵢ, Pⱼ) of the encoder's learned table ({n} × {d})",
-        "zh": "编码器可学习位置表（{n} × {d}）的 cos(Pᵢ, Pⱼ)",
+        "en": "cos(Pᵢ, Pⱼ) of the learned table ({n} × {d})",
+        "zh": "可学习位置表（{n} × {d}）的 cos(Pᵢ, Pⱼ)",
     },
-    "pos.learned_series": {"en": "learned (trained encoder)", "zh": "可学习（已训练编码器）"},
+    "pos.learned_series": {"en": "learned (trained)", "zh": "可学习（已训练）"},
     "pos.sin_series": {"en": "sinusoidal (same size)", "zh": "正弦（同样大小）"},
     "pos.mean_cos": {"en": "mean cosine", "zh": "平均余弦"},
     "pos.by_offset": {"en": "Mean cosine of positions k apart", "zh": "相隔 k 个位置的平均余弦"},
@@ -159,7 +159,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "pos.delta": {"en": "max |Δ output|", "zh": "最大 |Δ 输出|"},
     "pos.case.none_bi": {"en": "No PE, bidirectional", "zh": "无位置编码，双向"},
     "pos.case.none_causal": {"en": "No PE, causal", "zh": "无位置编码，因果"},
-    "pos.case.trained": {"en": "Shipped model ({pe}, {mask})", "zh": "随附模型（{pe}，{mask}）"},
+    "pos.case.trained": {"en": "The selected model ({pe}, {mask})", "zh": "所选模型（{pe}，{mask}）"},
     "pos.max_delta": {
         "en": "largest change: {value}. The axis starts at 1e-6; smaller differences are float32 rounding.",
         "zh": "最大变化：{value}。纵轴从 1e-6 开始；更小的差异只是 float32 舍入误差。",
@@ -171,12 +171,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "- **No PE, causal** (largest change {causal}): outputs really change, because each position sees a "
         'different prefix. The causal mask itself carries position information (Haviv et al. 2022, "Transformer '
         'language models without positional encodings still learn positional information").\n'
-        "- **Shipped model**: with its positional encoding, order matters everywhere.",
+        "- **The selected model**: with its positional encoding, order matters everywhere.",
         "zh": "- **无位置编码，双向**（最大变化 {bi}）：只是浮点舍入。输出恰好是原输出的重新排列。"
         "没有位置信息的自注意力是*置换等变*的：它看到的是一袋词元。\n"
         "- **无位置编码，因果**（最大变化 {causal}）：输出真的变了，因为每个位置看到的是不同的前缀。"
         "因果掩码本身就携带位置信息（Haviv 等 2022，“Transformer language models without positional encodings "
         "still learn positional information”）。\n"
-        "- **随附模型**：有了位置编码，顺序处处都起作用。",
+        "- **所选模型**：有了位置编码，顺序处处都起作用。",
     },
 }

@@ -24,6 +24,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "English works best: the model was trained on English.",
         "zh": "英文效果最好：该模型是在英文上训练的。",
     },
+    "sim.always_minilm": {
+        "en": "This page always uses MiniLM-L6, a pretrained sentence encoder.",
+        "zh": "本页始终使用预训练的句子编码器 MiniLM-L6。",
+    },
+    "sim.range": {"en": "{low} to {high}", "zh": "{low} 到 {high}"},
     "sim.too_few": {"en": "Write at least two sentences, one per line.", "zh": "请至少写两句话，每行一句。"},
     "sim.too_many": {
         "en": "{n} sentences: only the first {most} are compared.",
@@ -33,12 +38,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "sim.title.cls": {"en": "[CLS] vector only", "zh": "只用 [CLS] 向量"},
     "sim.explain": {
         "en": "Each cell is the cosine of two sentence vectors (1 on the diagonal). With mean pooling, the "
-        "off-diagonal cosines spread over {mean}: paraphrases score high and unrelated sentences low. With the "
-        "[CLS] vector alone, they spread over {cls}. BERT trained [CLS] for next-sentence prediction, and this "
+        "off-diagonal cosines run from {mean}: paraphrases score high and unrelated sentences low. With the "
+        "[CLS] vector alone, they run from {cls}: a narrower range separates less. BERT trained [CLS] for next-sentence prediction, and this "
         'model was never trained to make [CLS] a summary. So [CLS] is not automatically "the sentence '
         'embedding": it depends on how the model was trained.',
-        "zh": "每个格子是两个句向量的余弦（对角线为 1）。用平均池化时，非对角线上的余弦分布范围为 {mean}：复述句得分高，无关句得分低。"
-        "只用 [CLS] 向量时，分布范围为 {cls}。BERT 的 [CLS] 是为下一句预测训练的，而这个模型从未被训练成让 [CLS] 概括整句。"
+        "zh": "每个格子是两个句向量的余弦（对角线为 1）。用平均池化时，非对角线上的余弦从 {mean}：复述句得分高，无关句得分低。"
+        "只用 [CLS] 向量时，余弦从 {cls}：范围越窄，区分得越差。BERT 的 [CLS] 是为下一句预测训练的，而这个模型从未被训练成让 [CLS] 概括整句。"
         "所以 [CLS] 并不天然就是“句向量”：这取决于模型是怎么训练的。",
     },
     "sim.source": {
@@ -50,11 +55,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "explorer.sinks.end": {"en": "On [SEP] / [EOS]", "zh": "在 [SEP] / [EOS] 上"},
     "explorer.sinks.punctuation": {"en": "On punctuation", "zh": "在标点上"},
     "explorer.sinks_explain": {
-        "en": "Mean share of each head's attention (over all query rows) on the opening special token ([CLS] or "
+        "en": "Mean share of each head's attention (query rows from position 1 on, as in the notice above) on the opening special token ([CLS] or "
         "[BOS]), the closing one ([SEP] or [EOS]) and on punctuation, per layer (rows) and head (columns). A head with nothing useful to do often parks its weight on such tokens: "
         'softmax must put its weight somewhere (Clark et al. 2019, "What does BERT look at?"; Xiao et al. 2023 '
         "call such tokens attention sinks).",
-        "zh": "每个头的注意力（对所有查询行取平均）落在开头的特殊词元（[CLS] 或 [BOS]）、结尾的特殊词元（[SEP] 或 [EOS]）和标点上的份额，按层（行）和头（列）排列。"
+        "zh": "每个头的注意力（对从位置 1 起的查询行取平均，与上面的提示相同）落在开头的特殊词元（[CLS] 或 [BOS]）、结尾的特殊词元（[SEP] 或 [EOS]）和标点上的份额，按层（行）和头（列）排列。"
         "无事可做的头常把权重停放在这些词元上：softmax 总得把权重放在某处（Clark 等 2019，“What does BERT look at?”；"
         "Xiao 等 2023 称之为注意力汇聚点）。",
     },
