@@ -93,7 +93,11 @@ if kind != "decoder.cross":
         heads = ", ".join(f"L{s['layer'] + 1}H{s['head'] + 1}→{s['token']} ({s['weight']:.0%})" for s in top)
         more = t("explorer.sinks_more", n=len(sinks) - len(top)) if len(sinks) > len(top) else ""
         st.info(t("explorer.sinks", heads=md(heads)) + more)
-    with st.expander(t("explorer.sinks_title")):
+    # A toggle, not an expander: an expander's figures are built on every rerun even when closed
+    # (three more figures cost about 30 ms a keystroke).
+    state.ensure("sink_tables")
+    shell.track("sink_tables")
+    if st.toggle(t("explorer.sinks_title"), key="sink_tables"):
         shares = sink_shares(att, q_tokens)
         groups = ("start", "end", "punctuation")
         tabs = st.tabs([t(f"explorer.sinks.{what}") for what in groups])  # one full-width table each

@@ -93,6 +93,7 @@ PARAMS: dict[str, Param] = {
     "view": Param("heatmap", choice(*VIEWS)),
     "agg": Param("head", choice(*AGGREGATES)),
     "autoscale": Param(False, **BOOL),
+    "sink_tables": Param(False, **BOOL),
     "target": Param("", text),
     "prefix": Param(3, int_in(1, 256)),
     "pad": Param(2, int_in(1, MAX_PAD)),

@@ -50,7 +50,7 @@ def test_mean_and_rollout_are_labelled_and_rows_sum_to_one():
 
 def test_grid_is_one_figure_with_every_head_and_opens_the_selected_one_big():
     at = open_app("explorer", prompt=PROMPT, view="grid", layer="2", head="4")
-    grid, big = figures(at)[:2]  # then the two sink-share tables
+    grid, big = figures(at)
     assert len([t for t in grid["data"] if t["type"] == "heatmap"]) == 2 * 4
     expected = models.load("decoder").run(PROMPT).attention["decoder.self"][1, 3]
     np.testing.assert_allclose(array(grid["data"][1 * 4 + 3]["z"]), expected, atol=1e-6)
@@ -59,7 +59,7 @@ def test_grid_is_one_figure_with_every_head_and_opens_the_selected_one_big():
 
 def test_head_view_draws_lines_for_every_head():
     at = open_app("explorer", prompt=PROMPT, view="lines")
-    fig = figures(at)[0]  # then the two sink-share tables
+    (fig,) = figures(at)
     names = {t.get("legendgroup") for t in fig["data"] if t.get("legendgroup")}
     assert len(names) == 4
 

@@ -16,7 +16,7 @@ PROMPT = "The animal didn't cross the street because it was too tired."
 
 
 def test_explorer_shows_wordpiece_tokens_and_the_models_own_attention():
-    at = open_app("explorer", model="minilm", prompt=PROMPT, layer="3", head="5")
+    at = open_app("explorer", model="minilm", prompt=PROMPT, layer="3", head="5", sink_tables="1")
     (hm,) = heatmaps(at)
     tr = load_minilm().run(PROMPT)
     assert hm["y"][0] == "0 [CLS]" and hm["y"][-1].endswith("[SEP]")
