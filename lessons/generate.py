@@ -13,9 +13,7 @@ from ui.params import DECODING, MAX_NEW
 TOP = 10
 
 settings = state.current()
-model = shell.model_or_stop(settings, "decoder")
-if settings.model != "decoder":
-    st.caption(t("gen.always_decoder"))
+model = shell.model_or_stop(settings, "decoder", always="gen.always_decoder")
 text = shell.prompt_or_stop(settings, model)
 cfg = model.config
 st.markdown(t("gen.intro"))

@@ -18,9 +18,7 @@ DRAWS = 10_000
 OUTCOME_COLORS = {"mask": viz.HEAD_COLORS[3], "random": viz.HEAD_COLORS[1], "keep": viz.HEAD_COLORS[2]}
 
 settings = state.current()
-model = shell.model_or_stop(settings, "encoder")
-if settings.model != "encoder":
-    st.caption(t("mlm.always_encoder"))
+model = shell.model_or_stop(settings, "encoder", always="mlm.always_encoder")
 text = shell.prompt_or_stop(settings, model)
 cfg = model.config
 st.markdown(t("mlm.intro"))

@@ -11,9 +11,7 @@ from ui.loaders import sentence_embeddings
 MAX_SENTENCES = 6
 
 settings = state.current()
-model = shell.model_or_stop(settings, "minilm")
-if settings.model != "minilm":
-    st.caption(t("sim.always_minilm"))
+model = shell.model_or_stop(settings, "minilm", always="sim.always_minilm")
 st.markdown(t("sim.intro"))
 state.ensure("sentences")
 st.text_area(t("sim.sentences"), key="sentences", height=170, help=t("sim.sentences_help"))

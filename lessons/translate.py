@@ -9,11 +9,9 @@ from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
 
 settings = state.current()
-model = shell.model_or_stop(settings, "encoder-decoder")
+model = shell.model_or_stop(settings, "encoder-decoder", always="tr.always_encdec")
 cfg = model.config
 labels = viz_labels()
-if settings.model != "encoder-decoder":
-    st.caption(t("tr.always_encdec"))
 st.markdown(t("tr.intro"))
 
 state.ensure("source")

@@ -121,9 +121,12 @@ def prompt_box(settings: state.Settings) -> None:
     )
 
 
-def model_or_stop(settings: state.Settings, name: str | None = None) -> models.LiveModel:
-    """The selected model (or the named one, for a page made for one architecture); on missing or
-    corrupt weights a message naming the rebuild command."""
+def model_or_stop(settings: state.Settings, name: str | None = None, always: str | None = None) -> models.LiveModel:
+    """The selected model (or the named one, for a page made for one architecture, which then says
+    so with the string `always` when the sidebar shows another); on missing or corrupt weights a
+    message naming the rebuild command."""
+    if name and always and settings.model != name:
+        st.caption(t(always))
     try:
         return get_model(name or settings.model, settings.weights)
     except models.WeightsError as e:
