@@ -40,10 +40,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Each cell is the cosine of two sentence vectors (1 on the diagonal). With mean pooling, the "
         "off-diagonal cosines run from {mean}: paraphrases score high and unrelated sentences low. With the "
         "[CLS] vector alone, they run from {cls}: a narrower range separates less. BERT trained [CLS] for next-sentence prediction, and this "
-        'model was never trained to make [CLS] a summary. So [CLS] is not automatically "the sentence '
+        "model's sentence training pooled the mean, never [CLS]. So [CLS]"
+        ' is not automatically "the sentence '
         'embedding": it depends on how the model was trained.',
         "zh": "每个格子是两个句向量的余弦（对角线为 1）。用平均池化时，非对角线上的余弦从 {mean}：复述句得分高，无关句得分低。"
-        "只用 [CLS] 向量时，余弦从 {cls}：范围越窄，区分得越差。BERT 的 [CLS] 是为下一句预测训练的，而这个模型从未被训练成让 [CLS] 概括整句。"
+        "只用 [CLS] 向量时，余弦从 {cls}：范围越窄，区分得越差。BERT 的 [CLS] 是为下一句预测训练的，而这个模型的句子训练用的是平均池化，从未用过 [CLS]。"
         "所以 [CLS] 并不天然就是“句向量”：这取决于模型是怎么训练的。",
     },
     "sim.source": {
