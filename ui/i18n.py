@@ -80,10 +80,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "see, layer by layer and head by head, where each token looks. The three model families — "
         "encoder-only, decoder-only and encoder-decoder — were trained by this project on a small "
         "bilingual toy language it generates, so the patterns you see were learned, not drawn. "
+        "Beside them, MiniLM-L6 is a real pretrained English encoder (all-MiniLM-L6-v2). "
         "Every number on screen is computed from the model as you type.",
         "zh": "注意力实验室在你的浏览器会话中实时运行小型 Transformer：输入一段文本，逐层、逐头查看每个词元关注哪里。"
         "三类模型——仅编码器、仅解码器、编码器-解码器——由本项目在其自行生成的小型双语玩具语言上训练，"
-        "所以你看到的模式是学出来的，不是画出来的。屏幕上的每个数字都在你输入时由模型实时计算。",
+        "所以你看到的模式是学出来的，不是画出来的。屏幕上的每个数字都在你输入时由模型实时计算。旁边还有 MiniLM-L6：一个真实的预训练英文编码器（all-MiniLM-L6-v2）。",
     },
     "home.explorer": {
         "en": "Attention heatmaps per layer and head, all heads at once, and BertViz-style lines.",
