@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "nav.generate": {"en": "Generate (decoder)", "zh": "生成（解码器）"},
     "home.generate": {
-        "en": "**Generate** — a decoder-only model continues your prompt one token at a time: the distribution "
+        "en": "A decoder-only model continues your prompt one token at a time: the distribution "
         "it samples from, the new token's attention, and the KV cache growing.",
-        "zh": "**生成**——仅解码器模型逐个词元地续写你的输入：它采样所依据的分布、新词元的注意力，以及不断增长的 KV 缓存。",
+        "zh": "仅解码器模型逐个词元地续写你的输入：它采样所依据的分布、新词元的注意力，以及不断增长的 KV 缓存。",
     },
     "step.reset": {"en": "Back to the first step", "zh": "回到第一步"},
     "step.back": {"en": "One step back", "zh": "后退一步"},

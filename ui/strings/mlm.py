@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "nav.mlm": {"en": "Masked tokens (encoder)", "zh": "掩码预测（编码器）"},
     "home.mlm": {
-        "en": "**Masked tokens** — the encoder fills in a blank from both sides; BERT's 15% / 80-10-10 masking "
+        "en": "The encoder fills in a blank from both sides; BERT's 15% / 80-10-10 masking "
         "recipe run live; and the same blank through a decoder that sees only the left.",
-        "zh": "**掩码预测**——编码器根据两侧上下文填空；现场运行 BERT 的 15% / 80-10-10 掩码方案；"
+        "zh": "编码器根据两侧上下文填空；现场运行 BERT 的 15% / 80-10-10 掩码方案；"
         "再用只能看到左侧的解码器做同一个填空。",
     },
     "mlm.always_encoder": {

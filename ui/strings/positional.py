@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "nav.positional": {"en": "Positional encodings", "zh": "位置编码"},
     "home.positional": {
-        "en": "**Positional encodings** — sinusoidal waves, the shift-as-rotation property, RoPE, learned tables, "
+        "en": "Sinusoidal waves, the shift-as-rotation property, RoPE, learned tables, "
         "and what attention sees with no positions at all.",
-        "zh": "**位置编码**——正弦波、平移即旋转的性质、RoPE、可学习的位置表，以及完全没有位置信息时注意力看到的是什么。",
+        "zh": "正弦波、平移即旋转的性质、RoPE、可学习的位置表，以及完全没有位置信息时注意力看到的是什么。",
     },
     "pe.sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
     "pe.learned": {"en": "learned", "zh": "可学习"},

@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "nav.rank": {"en": "Attention rank", "zh": "注意力矩阵的秩"},
     "home.rank": {
-        "en": "**Attention rank** — is a causal attention matrix always full rank, and do bidirectional ones "
+        "en": "Is a causal attention matrix always full rank, and do bidirectional ones "
         "drift towards low rank? Exact, numerical and effective rank, measured live.",
-        "zh": "**注意力矩阵的秩**——因果注意力矩阵一定满秩吗？双向注意力矩阵会趋向低秩吗？现场计算精确秩、数值秩和有效秩。",
+        "zh": "因果注意力矩阵一定满秩吗？双向注意力矩阵会趋向低秩吗？现场计算精确秩、数值秩和有效秩。",
     },
     "rank.intro": {
         "en": "A popular argument for decoder-only models: a **causal** attention matrix is lower-triangular, "

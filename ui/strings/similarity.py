@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "nav.similarity": {"en": "Sentence similarity (MiniLM)", "zh": "句子相似度（MiniLM）"},
     "home.similarity": {
-        "en": "**Sentence similarity** — a real pretrained encoder (all-MiniLM-L6-v2) turns sentences into "
+        "en": "A real pretrained encoder (all-MiniLM-L6-v2) turns sentences into "
         "vectors: mean pooling against [CLS], as a cosine matrix.",
-        "zh": "**句子相似度**——真实的预训练编码器（all-MiniLM-L6-v2）把句子变成向量：平均池化与 [CLS] 对比，以余弦矩阵呈现。",
+        "zh": "真实的预训练编码器（all-MiniLM-L6-v2）把句子变成向量：平均池化与 [CLS] 对比，以余弦矩阵呈现。",
     },
     "sim.intro": {
         "en": "What encoders are for: an encoder reads the whole sentence at once, in both directions, so every "

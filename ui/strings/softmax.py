@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "nav.softmax": {"en": "Softmax and √d_k", "zh": "Softmax 与 √d_k"},
     "home.softmax": {
-        "en": "**Softmax and √d_k** — why scores are divided by √d_k, what the scale does to one row and to a trained "
+        "en": "Why scores are divided by √d_k, what the scale does to one row and to a trained "
         "model, and why q·k is not a cosine similarity.",
-        "zh": "**Softmax 与 √d_k**——为什么打分要除以 √d_k，缩放对一行权重和对已训练模型有什么影响，以及为什么 q·k 不是余弦相似度。",
+        "zh": "为什么打分要除以 √d_k，缩放对一行权重和对已训练模型有什么影响，以及为什么 q·k 不是余弦相似度。",
     },
     "sm.intro": {
         "en": "Scaled dot-product attention computes softmax(q·k / √d_k). The division is not cosmetic. It keeps "

@@ -3,9 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "nav.translate": {"en": "Translate (encoder-decoder)", "zh": "翻译（编码器-解码器）"},
     "home.translate": {
-        "en": "**Translate** — the encoder-decoder maps one sequence to another. Watch cross-attention fill in as it "
+        "en": "The encoder-decoder maps one sequence to another. Watch cross-attention fill in as it "
         "writes a number in English words, then type your own target and see where the model disagrees.",
-        "zh": "**翻译**——编码器-解码器把一个序列映射成另一个序列。看它把数字写成英文单词时交叉注意力如何逐行填满，"
+        "zh": "编码器-解码器把一个序列映射成另一个序列。看它把数字写成英文单词时交叉注意力如何逐行填满，"
         "再输入你自己的目标，看看模型在哪里不同意。",
     },
     "tr.always_encdec": {
