@@ -184,7 +184,8 @@ c1.plotly_chart(
     key="sm_live_heatmap",
 )
 heads = [str(h + 1) for h in range(cfg.n_heads)]
-c2.plotly_chart(
+wide = st.container() if cfg.n_heads > 8 else c2  # MiniLM's 6 x 12 table needs the full width to read
+wide.plotly_chart(
     viz.plots.value_heatmap(
         run["entropy"],
         [str(li + 1) for li in range(cfg.n_layers)],
