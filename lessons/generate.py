@@ -1,10 +1,10 @@
 """Decoder-only: generate one token at a time, with the distribution, the attention row and the KV cache."""
 
-import numpy as np
 import streamlit as st
 
 import viz
-from models.experiments import kv_dot_products
+from models import analysis
+from models.experiments import kv_dot_products, top_probs
 from ui import controls, shell, state
 from ui.i18n import names, t
 from ui.loaders import generation
@@ -53,15 +53,13 @@ if step.token == "[EOS]":
     st.caption(t("gen.eos"))
 
 # ---------------------------------------------------------------- the distribution
-raw = np.exp(step.logits - step.logits.max())
-raw /= raw.sum()  # temperature 1, no top-k/top-p: the model's own distribution
-order = np.argsort(-step.probs, kind="stable")[:TOP]  # the distribution the token was drawn from
-names_ = model.tokenizer.token_strs(int(i) for i in order)
+raw = analysis.softmax(step.logits)  # temperature 1, no top-k/top-p: the model's own distribution
+order, names_, shown = top_probs(model, step.probs, TOP)  # the distribution the token was drawn from
 chosen = [i for i, tok_id in enumerate(order) if tok_id == step.token_id]
 c1, c2 = st.columns(2)
 c1.plotly_chart(
     viz.plots.bars(
-        step.probs[order],
+        shown,
         names_,
         x_title=t("gen.next_token"),
         y_title=t("sm.prob"),
@@ -75,7 +73,7 @@ c1.plotly_chart(
     ),
     key="gen_probs",
 )
-entropy = float(-(step.probs[step.probs > 0] * np.log(step.probs[step.probs > 0])).sum())
+entropy = float(analysis.row_entropy(step.probs))
 c1.caption(
     t(
         "gen.probs_caption",

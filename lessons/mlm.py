@@ -7,8 +7,8 @@ import streamlit as st
 
 import viz
 from models import mlm
-from models.experiments import mask_positions
-from models.tokenizer import MASK, SPECIALS
+from models.experiments import attention_sides, mask_positions
+from models.tokenizer import MASK
 from ui import controls, shell, state
 from ui.i18n import names, t
 from ui.loaders import left_context, masked_run, recipe_counts
@@ -26,7 +26,7 @@ st.markdown(t("mlm.intro"))
 # ---------------------------------------------------------------- choose what to mask
 ids, _ = model.source_ids(text)
 tokens = model.tokenizer.token_strs(ids)
-maskable = [i for i, tok_id in enumerate(ids) if tok_id >= len(SPECIALS)]
+maskable = [i for i, tok_id in enumerate(ids) if tok_id not in model.tokenizer.special_ids]
 state.ensure("picked")
 st.session_state["picked"] = [p for p in st.session_state["picked"] if p in maskable]
 st.pills(
@@ -91,19 +91,8 @@ else:
         ),
         key="mlm_row",
     )
-    mean = rows.mean(0)  # [T], averaged over heads
-    word = np.array([tok_id >= len(SPECIALS) for tok_id in masked_ids]) & (np.arange(len(ids)) != pos)
-    left, right = float(mean[:pos][word[:pos]].sum()), float(mean[pos + 1 :][word[pos + 1 :]].sum())
-    special = float(mean[[i for i, tok_id in enumerate(masked_ids) if tok_id < len(SPECIALS) and i != pos]].sum())
-    c2.caption(
-        t(
-            "mlm.sides",
-            left=f"{left:.0%}",
-            right=f"{right:.0%}",
-            special=f"{special:.0%}",
-            self=f"{mean[pos]:.0%}",
-        )
-    )
+    sides = attention_sides(model, masked_ids, rows.mean(0), pos)  # averaged over heads
+    c2.caption(t("mlm.sides", **{k: f"{v:.0%}" for k, v in sides.items()}))
 
     # ------------------------------------------------------------ encoder vs decoder
     st.header(t("mlm.versus_title"))

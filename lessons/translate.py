@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
+from models.experiments import top_probs
 from ui import controls, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
@@ -74,11 +75,11 @@ st.caption(
         this=f"{share[layer, head]:.0%}",
     )
 )
-order = np.argsort(-step.probs, kind="stable")[:10]
+_, top_names, top_p = top_probs(model, step.probs, 10)
 st.plotly_chart(
     viz.plots.bars(
-        step.probs[order],
-        model.tokenizer.token_strs(int(i) for i in order),
+        top_p,
+        top_names,
         x_title=t("gen.next_token"),
         y_title=t("sm.prob"),
         title=t("tr.probs_title", n=n),

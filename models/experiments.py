@@ -10,7 +10,7 @@ import random
 import numpy as np
 
 from . import data
-from .analysis import effective_rank_of, singular_values
+from .analysis import effective_rank_of, singular_values, softmax
 from .live import LiveModel
 from .probes import HELD_OUT_SEED, random_span
 from .tokenizer import BOS, EOS, MASK
@@ -130,13 +130,34 @@ def kv_dot_products(n_layers: int, n_heads: int, prompt_len: int, steps: int) ->
     return with_cache, without
 
 
+def top_probs(model: LiveModel, probs: np.ndarray, k: int = 10) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """(ids, token strings, probabilities) of the k most likely tokens of a distribution [V]
+    (ties in vocabulary order, so a chart and a test list them the same way)."""
+    best = np.argsort(-np.asarray(probs), kind="stable")[:k]
+    return best, model.tokenizer.token_strs(int(i) for i in best), np.asarray(probs)[best]
+
+
 def top_tokens(model: LiveModel, logits: np.ndarray, k: int = 10) -> tuple[list[str], np.ndarray]:
     """The k most likely tokens of one row of logits, with their softmax probabilities."""
-    z = np.asarray(logits, dtype=np.float64)
-    p = np.exp(z - z.max())
-    p /= p.sum()
-    best = np.argsort(-p)[:k]
-    return [model.tokenizer.token_str(int(i)) for i in best], p[best]
+    _, tokens, p = top_probs(model, softmax(logits), k)
+    return tokens, p
+
+
+def attention_sides(model: LiveModel, ids: list[int], row: np.ndarray, pos: int) -> dict[str, float]:
+    """Where one query's attention row [T] goes: words left of pos, words right of it, the
+    architecture's special tokens ([CLS], [SEP], ...; other [MASK]s count as words), and pos itself."""
+    tok = model.tokenizer
+    special = np.array([t in tok.special_ids and t != tok.mask_id for t in ids])
+    word = ~special
+    word[pos] = False
+    before = np.arange(len(ids)) < pos
+    row = np.asarray(row, dtype=np.float64)
+    return {
+        "left": float(row[word & before].sum()),
+        "right": float(row[word & ~before].sum()),
+        "special": float(row[special & (np.arange(len(ids)) != pos)].sum()),
+        "self": float(row[pos]),
+    }
 
 
 def target_probabilities(model: LiveModel, source: str, target: str) -> dict:
@@ -144,9 +165,7 @@ def target_probabilities(model: LiveModel, source: str, target: str) -> dict:
     [EOS]) the probability the model gives it after the typed prefix, and the model's own first choice."""
     tr = model.run(source, target=target)
     ids = [*tr.target_ids[1:], EOS]  # what should follow each decoder position ([BOS] first)
-    z = tr.logits.astype(np.float64)
-    p = np.exp(z - z.max(-1, keepdims=True))
-    p /= p.sum(-1, keepdims=True)
+    p = softmax(tr.logits)  # [T, V]
     best = p.argmax(-1)
     tok = model.tokenizer
     return {

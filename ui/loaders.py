@@ -40,10 +40,8 @@ def trace(
     mask: str | None = None,
     prefix_len: int | None = None,
     pad: int = 0,
-    attn_scale: float | None = None,
 ) -> models.Trace:
-    model = get_model(name, weights)
-    return _slim(model.run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad, attn_scale=attn_scale))
+    return _slim(get_model(name, weights).run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -112,15 +110,13 @@ def scaled_run(name: str, weights: str, text: str, attn_scale: float, top: int =
     att = tr.attention[self_key(model)]
     out = {"tokens": tr.tokens, "attention": att, "entropy": analysis.row_entropy(att).mean(-1)}
     if model.config.arch == "decoder":
-        probs = analysis.softmax(tr.logits[-1])
-        best = np.argsort(-probs)[:top]
-        out["next"] = ([model.tokenizer.token_str(int(i)) for i in best], probs[best])
+        out["next"] = experiments.top_tokens(model, tr.logits[-1], top)
     return out
 
 
 @st.cache_data(show_spinner=False)
 def learned_positions(name: str = "encoder") -> np.ndarray:
-    """The learned position-embedding table [max_len, d_model] of a shipped model (BERT-style)."""
+    """The learned position-embedding table [max_len, d_model] of a model that has one (encoder, MiniLM)."""
     table = get_model(name).net.pos_emb
     if table is None:
         raise ValueError(f"the {name} model has no learned position embeddings")

@@ -190,3 +190,15 @@ def test_nested_dot_products_have_variance_d_at_every_prefix():
     np.testing.assert_allclose(x.mean(0) / np.sqrt(dims), 0, atol=0.05)
     with pytest.raises(ValueError):
         analysis.nested_dot_products((4, 2))
+
+
+def test_attention_sides_count_other_masks_as_words_and_specials_apart():
+    from models.experiments import attention_sides
+    from models.tokenizer import CLS, MASK, SEP
+
+    enc = models.load("encoder")
+    ids = [CLS, 10, MASK, 11, MASK, SEP]
+    row = np.array([0.1, 0.2, 0.05, 0.15, 0.3, 0.2])
+    sides = attention_sides(enc, ids, row, 2)
+    assert sides == pytest.approx({"left": 0.2, "right": 0.45, "special": 0.3, "self": 0.05})
+    assert sum(sides.values()) == pytest.approx(1.0)
