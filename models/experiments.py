@@ -13,7 +13,7 @@ from . import data
 from .analysis import effective_rank_of, singular_values, softmax
 from .live import LiveModel
 from .probes import HELD_OUT_SEED, random_span
-from .tokenizer import BOS, EOS, MASK
+from .tokenizer import BOS, EOS, MASK, SPECIALS
 
 SWEEP_LENGTHS = (8, 16, 32, 64, 128, 256)
 SWEEP_MANY_HEADS = 16  # above this many heads in all, the sweep stops at 128 tokens (MiniLM: 72 heads)
@@ -37,11 +37,13 @@ def self_key(model: LiveModel) -> str:
 
 def sweep_ids(model: LiveModel, n: int, inputs: str, rng: random.Random) -> list[int]:
     """n token ids: uniformly random tokens, or held-out toy-language text cut to n tokens."""
-    if inputs == "random":
-        return random_span(rng, model.config.vocab_size, n)
-    ids: list[int] = []
-    while len(ids) < n:
-        ids += model.tokenizer.encode(data.sentence(rng, data.split_numbers()[1]) + " ")
+    tok = model.tokenizer
+    if inputs == "random":  # no special tokens (a pretrained vocabulary has them at other ids than ours)
+        ids = random_span(rng, model.config.vocab_size, n)
+        return [i if i not in tok.special_ids else rng.randrange(len(SPECIALS), model.config.vocab_size) for i in ids]
+    numbers, sentences = data.split_numbers()[1], []
+    while len(ids := tok.encode(" ".join(sentences))) < n:  # encoded as one text, as a student would type it
+        sentences.append(data.sentence(rng, numbers))
     return ids[:n]
 
 
