@@ -86,15 +86,16 @@ def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
     final_norms = (int(n_enc > 0) + int(n_dec > 0)) if cfg.norm_position == "pre" else 0
     ffn_mats = 3 if cfg.activation == "swiglu" else 2
     b = int(cfg.bias)  # one bias per output unit of each projection
+    bqkv = int(cfg.bias or cfg.qkv_bias)  # Qwen2: biases on q, k, v only
     ffn_bias = (ffn_mats - 1) * cfg.d_ff + d  # W1 (and W3) biases of width d_ff, W2's of width d
     return {
         "embeddings": v * d
         + (cfg.max_len * d if cfg.positional == "learned" else 0)
         + cfg.type_vocab_size * d
         + (norm if cfg.embed_norm else 0),
-        "attention.q": n_attn * (d + b) * cfg.n_heads * h,
-        "attention.k": n_attn * (d + b) * cfg.kv_heads * h,
-        "attention.v": n_attn * (d + b) * cfg.kv_heads * h,
+        "attention.q": n_attn * (d + bqkv) * cfg.n_heads * h,
+        "attention.k": n_attn * (d + bqkv) * cfg.kv_heads * h,
+        "attention.v": n_attn * (d + bqkv) * cfg.kv_heads * h,
         "attention.o": n_attn * (cfg.n_heads * h + b) * d,
         "ffn": (n_enc + n_dec) * (ffn_mats * d * cfg.d_ff + b * ffn_bias),
         "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm,

@@ -95,9 +95,10 @@ class MultiHeadAttention(nn.Module):
         super().__init__()
         self.n_heads, self.n_kv_heads, self.d_head = cfg.n_heads, cfg.kv_heads, cfg.d_head
         self.rope = rope  # RoPE rotates q and k of self-attention only (Su et al. 2021)
-        self.q = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_head, bias=cfg.bias)
-        self.k = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=cfg.bias)  # GQA: fewer K/V heads
-        self.v = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=cfg.bias)
+        qkv_bias = cfg.bias or cfg.qkv_bias
+        self.q = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_head, bias=qkv_bias)
+        self.k = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)  # GQA: fewer K/V heads
+        self.v = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)
         self.o = nn.Linear(cfg.n_heads * cfg.d_head, cfg.d_model, bias=cfg.bias)
 
     def _split(self, x: torch.Tensor, heads: int) -> torch.Tensor:

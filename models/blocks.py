@@ -23,6 +23,9 @@ class RMSNorm(nn.Module):
         self.eps = eps
         self.weight = nn.Parameter(torch.ones(d))
 
+    def extra_repr(self) -> str:
+        return f"({self.weight.shape[0]},), eps={self.eps}"  # as nn.LayerNorm prints itself
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
 

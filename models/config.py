@@ -40,6 +40,7 @@ class ModelConfig:
     seed: int = 0  # random initialisation is deterministic from this
     # What a pretrained BERT needs (Devlin et al. 2019); the defaults leave the toy models unchanged.
     bias: bool = False  # biases in the attention and FFN projections (BERT, GPT-2 have them; Llama not)
+    qkv_bias: bool = False  # biases on the q, k, v projections only (Qwen2); implied by bias=True
     norm_eps: float | None = None  # epsilon of every norm; None: 1e-5 (LayerNorm), 1e-6 (RMSNorm). BERT: 1e-12
     embed_scale: bool = True  # token embeddings · sqrt(d_model) (Vaswani §3.4); BERT adds them unscaled
     embed_norm: bool = False  # a LayerNorm right after the embeddings (BERT)

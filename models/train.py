@@ -12,6 +12,7 @@ the stored weights, reloaded exactly as the app loads them.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import sys
@@ -146,11 +147,29 @@ def seq2seq_batch(rng, tok: BPETokenizer, numbers: list[int], batch: int):
 # ------------------------------------------------------------------ training
 
 
-def lr_at(step: int, steps: int, peak: float) -> float:
+def batch_loss(net: Transformer, rng, pool, tok, numbers, batch: int, seq_len: int, repeat: bool = False):
+    """Cross-entropy of one fresh batch of the task that fits the architecture: next token
+    (decoder), masked tokens (encoder) or number translation (encoder-decoder)."""
+    cfg = net.cfg
+    if cfg.arch == "decoder":
+        make = repeat_batch if repeat else functools.partial(decoder_batch, pool=pool)
+        x, y = make(rng, vocab=cfg.vocab_size, batch=batch, seq_len=seq_len)
+        logits = net(x, causal(x.shape[1]), cfg.scale)
+    elif cfg.arch == "encoder":
+        x, y = encoder_batch(rng, pool, cfg.vocab_size, batch, seq_len)
+        logits = net(x, bidirectional(x.shape[1]) & padding(x != PAD), cfg.scale)
+    else:
+        s, ti, y = seq2seq_batch(rng, tok, numbers, batch)
+        src_mask = padding(s != PAD)  # (B, 1, 1, Ts): no query may attend to padding
+        logits = net(s, src_mask, cfg.scale, ti, causal(ti.shape[1]), src_mask)
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=IGNORE)
+
+
+def lr_at(step: int, steps: int, peak: float, warmup: int = WARMUP) -> float:
     """Linear warm-up, then cosine decay to 10% (post-norm models need the warm-up, Xiong et al. 2020)."""
-    if step < WARMUP:
-        return peak * (step + 1) / WARMUP
-    t = (step - WARMUP) / max(1, steps - WARMUP)
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    t = (step - warmup) / max(1, steps - warmup)
     return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t)))
 
 
@@ -177,20 +196,8 @@ def train_one(name: str, tok: BPETokenizer, seed: int, steps: int | None = None)
     for step in range(steps):
         for g in opt.param_groups:
             g["lr"] = lr_at(step, steps, spec["lr"])
-        if name == "decoder" and step < spec["repeat_steps"]:
-            x, y = repeat_batch(rng, cfg.vocab_size, spec["batch"], spec["seq_len"])
-            logits = net(x, causal(x.shape[1]), cfg.scale)
-        elif name == "decoder":
-            x, y = decoder_batch(rng, pool, cfg.vocab_size, spec["batch"], spec["seq_len"])
-            logits = net(x, causal(x.shape[1]), cfg.scale)
-        elif name == "encoder":
-            x, y = encoder_batch(rng, pool, cfg.vocab_size, spec["batch"], spec["seq_len"])
-            logits = net(x, bidirectional(x.shape[1]) & padding(x != PAD), cfg.scale)
-        else:
-            s, ti, y = seq2seq_batch(rng, tok, numbers, spec["batch"])
-            src_mask = padding(s != PAD)  # (B, 1, 1, Ts): no query may attend to padding
-            logits = net(s, src_mask, cfg.scale, ti, causal(ti.shape[1]), src_mask)
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=IGNORE)
+        repeat = name == "decoder" and step < spec["repeat_steps"]
+        loss = batch_loss(net, rng, pool, tok, numbers, spec["batch"], spec["seq_len"], repeat)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)

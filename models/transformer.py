@@ -24,7 +24,9 @@ LEARNED_PE_INIT_STD = 0.1
 
 
 class Transformer(nn.Module):
-    def __init__(self, cfg: ModelConfig):
+    def __init__(self, cfg: ModelConfig, init: bool = True):
+        """init=False skips the random initialisation: for a skeleton on the meta device (the module
+        tree and parameter count of an 8B-parameter configuration, without allocating it)."""
         super().__init__()
         self.cfg = cfg
         d = cfg.d_model
@@ -44,10 +46,11 @@ class Transformer(nn.Module):
         self.decoder = nn.ModuleList(Block(cfg, cross=cross) for _ in range(cfg.n_layers)) if has_dec else None
         # Pre-norm leaves the residual stream un-normalised, so a final norm precedes the head.
         pre = cfg.norm_position == "pre"
-        self.enc_norm = make_norm(cfg) if has_enc and pre else nn.Identity()
-        self.dec_norm = make_norm(cfg) if has_dec and pre else nn.Identity()
+        self.enc_norm = (make_norm(cfg) if pre else nn.Identity()) if has_enc else None
+        self.dec_norm = (make_norm(cfg) if pre else nn.Identity()) if has_dec else None
         self.head = nn.Linear(d, cfg.vocab_size, bias=False)
-        self._init(cfg)
+        if init:
+            self._init(cfg)
         if cfg.tie_embeddings:
             self.head.weight = self.tok_emb.weight
 

@@ -1,0 +1,318 @@
+"""Train a variant configuration briefly on the project's own generated data, and keep it on disk.
+
+    python -m models.variants '{"arch": "decoder", "d_model": 64}' --seed 0   # one JSON line per report
+
+The Architecture lab runs this module as a child process: training then never holds the server's
+interpreter (other sessions stay responsive), it runs at low priority on one core, and Stop is a
+plain terminate. A finished model is written to a temporary file and renamed into place, so an
+entry on disk is either complete or absent; one that fails to load is deleted and retrained.
+Entries live in the user's cache directory, keyed by everything that determines the weights
+(config, seed, steps, training recipe, tokenizer), so they survive restarts and never go stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from . import data
+from .config import ModelConfig
+from .live import LiveModel, shipped_tokenizer, tokenizer_path
+from .probes import HELD_OUT_SEED
+from .tokenizer import BPETokenizer
+from .train import Sentences, batch_loss, lr_at
+from .transformer import Transformer
+
+# The same short recipe for every variant, so two variants' loss curves compare like with like:
+# same batches (from the seed), same steps, same schedule. About 30 s for the default 2-layer,
+# d_model 64 decoder on one core of this 2-core machine; bigger variants take longer.
+RECIPE = {"steps": 1000, "batch": 16, "seq_len": 64, "lr": 2e-3, "warmup": 50}
+RECIPE_VERSION = 1  # bump when the recipe's code changes: old entries then no longer match
+EVAL_EVERY = 50  # steps between held-out loss measurements
+EVAL_BATCHES = 4  # the same held-out batches at every measurement
+REPORT_EVERY = 5  # steps between progress lines
+POOL_SENTENCES = 4000
+CACHE_ENV = "ATTENTION_LAB_CACHE"  # overrides the cache directory (tests use a temporary one)
+SUFFIX = ".pt"
+
+
+def cache_root() -> Path:
+    """$ATTENTION_LAB_CACHE, else the platform's per-user cache directory + attention-lab/variants."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "attention-lab" / "variants"
+
+
+@functools.cache
+def _tokenizer_digest() -> str:
+    return hashlib.sha256(tokenizer_path().read_bytes()).hexdigest()[:16]
+
+
+def variant_key(cfg: ModelConfig, seed: int, steps: int = RECIPE["steps"]) -> str:
+    """A name for the weights this training would produce."""
+    what = {"config": cfg.to_dict(), "seed": seed, "steps": steps, "recipe": RECIPE, "version": RECIPE_VERSION,
+            "tokenizer": _tokenizer_digest()}  # fmt: skip
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def entry_path(key: str, root: Path | None = None) -> Path:
+    return (root or cache_root()) / f"{key}{SUFFIX}"
+
+
+# ----------------------------------------------------------------- training
+
+
+@dataclass
+class History:
+    step: list[int] = field(default_factory=list)  # training loss (smoothed, EMA 0.9) at these steps
+    loss: list[float] = field(default_factory=list)
+    val_step: list[int] = field(default_factory=list)  # held-out loss at these steps
+    val: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"step": self.step, "loss": self.loss, "val_step": self.val_step, "val": self.val,
+                "seconds": self.seconds}  # fmt: skip
+
+
+class Data:
+    """The batches of the architecture's task: training ones from the seed, held-out ones fixed."""
+
+    def __init__(self, cfg: ModelConfig, tok: BPETokenizer, seed: int):
+        text = cfg.arch != "encoder-decoder"
+        self.tok = tok
+        self.pool = Sentences(tok, seed, POOL_SENTENCES) if text else None
+        self.held_pool = Sentences(tok, HELD_OUT_SEED, POOL_SENTENCES // 4) if text else None
+        self.numbers, self.held_numbers = data.split_numbers()
+
+    def train_loss(self, net: Transformer, rng: random.Random) -> torch.Tensor:
+        return batch_loss(net, rng, self.pool, self.tok, self.numbers, RECIPE["batch"], RECIPE["seq_len"])
+
+    @torch.no_grad()
+    def held_out_loss(self, net: Transformer) -> float:
+        rng = random.Random(HELD_OUT_SEED)
+        net.eval()
+        loss = sum(
+            float(batch_loss(net, rng, self.held_pool, self.tok, self.held_numbers, RECIPE["batch"], RECIPE["seq_len"]))
+            for _ in range(EVAL_BATCHES)
+        )
+        net.train()
+        return loss / EVAL_BATCHES
+
+
+def train(cfg: ModelConfig, tok: BPETokenizer, seed: int, steps: int = RECIPE["steps"], report=None, should_stop=None):
+    """Train a fresh Transformer(cfg) for `steps` steps. report(dict) is called every few steps;
+    should_stop() ends training early (then None is returned). Returns (net, History)."""
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    net = Transformer(cfg).train()
+    opt = torch.optim.AdamW(net.parameters(), lr=RECIPE["lr"], betas=(0.9, 0.98), weight_decay=0.01)
+    batches = Data(cfg, tok, seed)
+    hist, ema, t0 = History(), None, time.time()
+    for step in range(steps):
+        if should_stop is not None and should_stop():
+            return None
+        if step % EVAL_EVERY == 0:
+            hist.val_step.append(step)
+            hist.val.append(round(batches.held_out_loss(net), 5))
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, steps, RECIPE["lr"], RECIPE["warmup"])
+        loss = batches.train_loss(net, rng)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        value = loss.item()
+        if not math.isfinite(value):
+            raise FloatingPointError(f"the loss became {value} at step {step + 1}")
+        ema = value if ema is None else 0.9 * ema + 0.1 * value
+        if step % REPORT_EVERY == 0 or step == steps - 1:
+            hist.step.append(step + 1)
+            hist.loss.append(round(ema, 5))
+            if report is not None:
+                report({"step": step + 1, "steps": steps, "loss": hist.loss[-1], "val_step": hist.val_step[-1],
+                        "val": hist.val[-1], "seconds": round(time.time() - t0, 2)})  # fmt: skip
+    hist.val_step.append(steps)
+    hist.val.append(round(batches.held_out_loss(net), 5))
+    hist.seconds = round(time.time() - t0, 2)
+    return net.eval(), hist
+
+
+def save(net: Transformer, hist: History, seed: int, path: Path) -> Path:
+    """Write to a temporary name, then rename: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v for k, v in net.state_dict().items() if not (net.cfg.tie_embeddings and k == "head.weight")}
+    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    torch.save({"config": net.cfg.to_dict(), "state_dict": state, "history": hist.to_dict(), "seed": seed}, tmp)
+    os.replace(tmp, path)
+    return path
+
+
+class CorruptEntry(RuntimeError):
+    """A cache entry that cannot be loaded; it has been deleted, and training again rebuilds it."""
+
+
+def load(path: Path, cfg: ModelConfig, tok: BPETokenizer) -> LiveModel:
+    """A trained variant from its cache entry; a corrupt or mismatched entry is deleted (CorruptEntry)."""
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+        if ModelConfig.from_dict(ckpt["config"]) != cfg:
+            raise ValueError("the entry holds another configuration")
+        net = Transformer(cfg, init=False)
+        expected = set(net.state_dict()) - ({"head.weight"} if cfg.tie_embeddings else set())
+        if set(ckpt["state_dict"]) != expected:
+            raise KeyError("tensors differ")
+        net.load_state_dict(ckpt["state_dict"], strict=False)
+        hist = ckpt["history"]
+    except Exception as e:  # truncated, garbage, another version of the code
+        path.unlink(missing_ok=True)
+        raise CorruptEntry(f"{path.name}: {str(e).splitlines()[0][:160] if str(e) else type(e).__name__}") from e
+    return LiveModel(net, tok, {"history": hist, "seed": ckpt.get("seed")})
+
+
+# ----------------------------------------------------------------- jobs (the server side)
+
+
+@dataclass
+class Job:
+    key: str
+    config: ModelConfig
+    seed: int
+    steps: int
+    proc: subprocess.Popen | None = None
+    state: str = "running"  # running | done | cancelled | failed
+    history: History = field(default_factory=History)
+    error: str = ""
+    started: float = field(default_factory=time.time)
+
+    @property
+    def progress(self) -> float:
+        return self.history.step[-1] / self.steps if self.history.step else 0.0
+
+
+class Jobs:
+    """Training jobs of one server, shared by every session: at most one runs at a time (two
+    cores: one trains, one serves). Progress arrives on the child's stdout and is kept in memory,
+    so a page polls the job without touching the disk."""
+
+    def __init__(self, root: Path | None = None):
+        self.root = root or cache_root()
+        self.lock = threading.Lock()
+        self.jobs: dict[str, Job] = {}
+        self.trained: set[str] = set()
+        if self.root.is_dir():  # one scan at start-up; afterwards the set is kept up to date
+            for p in self.root.glob(f"*{SUFFIX}.tmp*"):
+                p.unlink(missing_ok=True)  # left by a process killed while saving
+            self.trained = {p.name[: -len(SUFFIX)] for p in self.root.glob(f"*{SUFFIX}")}
+
+    def running(self) -> Job | None:
+        return next((j for j in self.jobs.values() if j.state == "running"), None)
+
+    def start(self, cfg: ModelConfig, seed: int, steps: int = RECIPE["steps"]) -> Job:
+        """Start training cfg; returns the running job (another one, if one is already running)."""
+        key = variant_key(cfg, seed, steps)
+        with self.lock:
+            busy = self.running()
+            if busy is not None:
+                return busy
+            cmd = [sys.executable, "-m", "models.variants", json.dumps(cfg.to_dict()), "--seed", str(seed),
+                   "--steps", str(steps), "--root", str(self.root)]  # fmt: skip
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    cwd=Path(__file__).parents[1])  # fmt: skip
+            job = self.jobs[key] = Job(key, cfg, seed, steps, proc)
+        threading.Thread(target=self._follow, args=(job,), daemon=True).start()
+        return job
+
+    def _follow(self, job: Job) -> None:
+        assert job.proc is not None and job.proc.stdout is not None
+        for line in job.proc.stdout:
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            h = job.history
+            if "step" in msg:
+                h.step.append(msg["step"])
+                h.loss.append(msg["loss"])
+                if not h.val_step or h.val_step[-1] != msg["val_step"]:
+                    h.val_step.append(msg["val_step"])
+                    h.val.append(msg["val"])
+                h.seconds = msg["seconds"]
+            elif "done" in msg:
+                job.history = History(**msg["history"])
+                with self.lock:
+                    self.trained.add(job.key)
+        err = job.proc.stderr.read() if job.proc.stderr else ""
+        code = job.proc.wait()
+        with self.lock:
+            if job.state == "running":
+                job.state = "done" if code == 0 and job.key in self.trained else "failed"
+                if job.state == "failed":
+                    job.error = (err.strip().splitlines() or [f"exit code {code}"])[-1][:300]
+
+    def cancel(self, key: str) -> None:
+        job = self.jobs.get(key)
+        if job is None or job.state != "running" or job.proc is None:
+            return
+        with self.lock:
+            job.state = "cancelled"
+        job.proc.terminate()
+        job.proc.wait()
+        for p in self.root.glob(f"{key}{SUFFIX}.tmp*"):
+            p.unlink(missing_ok=True)
+        if entry_path(key, self.root).exists():  # it finished saving just before the signal: complete
+            with self.lock:
+                self.trained.add(key)
+
+    def forget(self, key: str) -> None:
+        """Drop a corrupt entry (already deleted by load) so the variant shows as untrained."""
+        with self.lock:
+            self.trained.discard(key)
+            self.jobs.pop(key, None)
+
+
+# ----------------------------------------------------------------- the child process
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("config", help="ModelConfig fields as JSON")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--steps", type=int, default=RECIPE["steps"])
+    ap.add_argument("--root", type=Path, default=None)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(1)  # leave the other core to the server
+    if hasattr(os, "nice"):
+        os.nice(10)
+    tok = shipped_tokenizer()
+    cfg = ModelConfig.from_dict({**json.loads(args.config), "vocab_size": tok.vocab_size})
+
+    def report(msg: dict) -> None:
+        print(json.dumps(msg), flush=True)
+
+    net, hist = train(cfg, tok, args.seed, args.steps, report)
+    path = save(net, hist, args.seed, entry_path(variant_key(cfg, args.seed, args.steps), args.root))
+    print(json.dumps({"done": str(path), "history": hist.to_dict()}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""Training a variant in the app: the loss falls, Stop leaves no entry behind, a corrupt entry is
+deleted and rebuilt, and a finished entry reloads to the same model after a 'restart'."""
+
+import time
+
+import numpy as np
+import pytest
+
+from models import ModelConfig, variants
+from models.live import shipped_tokenizer
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return shipped_tokenizer()
+
+
+def small(tok, arch="decoder", **kw):
+    return ModelConfig(arch=arch, vocab_size=tok.vocab_size, n_layers=1, d_model=32, n_heads=2, d_ff=64,
+                       max_len=128, **kw)  # fmt: skip
+
+
+@pytest.mark.parametrize("arch", ["decoder", "encoder", "encoder-decoder"])
+def test_a_few_steps_lower_the_held_out_loss(tok, arch):
+    seen = []
+    _, hist = variants.train(small(tok, arch), tok, seed=0, steps=40, report=seen.append)
+    assert hist.val_step[0] == 0 and hist.val_step[-1] == 40
+    assert hist.val[-1] < hist.val[0] - 0.5  # from about ln(2048) = 7.6 nats, the uniform guess (still in warm-up)
+    assert hist.loss[-1] < hist.loss[0]
+    assert seen and seen[-1]["step"] == 40
+
+
+def test_should_stop_returns_nothing(tok):
+    calls = iter(range(100))
+    assert variants.train(small(tok), tok, seed=0, steps=40, should_stop=lambda: next(calls) >= 3) is None
+
+
+def test_key_depends_on_everything_that_sets_the_weights(tok):
+    cfg = small(tok)
+    keys = {variants.variant_key(cfg, 0), variants.variant_key(cfg, 1), variants.variant_key(cfg, 0, steps=10),
+            variants.variant_key(small(tok, positional="rope"), 0)}  # fmt: skip
+    assert len(keys) == 4
+    assert variants.variant_key(cfg, 0) == variants.variant_key(small(tok), 0)
+
+
+def test_save_load_round_trip_and_corrupt_entry_is_deleted(tok, tmp_path):
+    cfg = small(tok)
+    net, hist = variants.train(cfg, tok, seed=0, steps=5)
+    path = variants.save(net, hist, 0, variants.entry_path("k", tmp_path))
+    assert [p.name for p in tmp_path.iterdir()] == ["k.pt"]  # no temporary file left
+    model = variants.load(path, cfg, tok)
+    assert model.meta["history"]["val"] == hist.val
+    a = model.run("the cats are happy .").attention["decoder.self"]
+    b = variants.load(path, cfg, tok).run("the cats are happy .").attention["decoder.self"]
+    np.testing.assert_array_equal(a, b)
+    path.write_bytes(path.read_bytes()[:100])  # truncated
+    with pytest.raises(variants.CorruptEntry):
+        variants.load(path, cfg, tok)
+    assert not path.exists()
+    variants.save(net, hist, 0, path)  # rebuilt
+    with pytest.raises(variants.CorruptEntry):  # another config never loads silently
+        variants.load(path, small(tok, positional="rope"), tok)
+
+
+def wait(job, seconds=120):
+    end = time.time() + seconds
+    while job.state == "running" and time.time() < end:
+        time.sleep(0.1)
+    return job.state
+
+
+def test_jobs_train_in_a_child_process_and_survive_a_restart(tok, tmp_path):
+    cfg = small(tok)
+    jobs = variants.Jobs(tmp_path)
+    job = jobs.start(cfg, seed=0, steps=30)
+    assert jobs.start(small(tok, positional="rope"), seed=0, steps=30) is job  # one at a time
+    assert wait(job) == "done", job.error
+    assert job.key in jobs.trained and job.history.val_step[-1] == 30
+    again = variants.Jobs(tmp_path)  # a server restart scans the directory once
+    assert job.key in again.trained
+    model = variants.load(variants.entry_path(job.key, tmp_path), cfg, tok)
+    assert model.meta["history"]["val"] == job.history.val
+
+
+def test_cancel_leaves_no_entry(tok, tmp_path):
+    jobs = variants.Jobs(tmp_path)
+    job = jobs.start(small(tok), seed=0, steps=100_000)
+    end = time.time() + 60
+    while not job.history.step and time.time() < end:  # it has started training
+        time.sleep(0.1)
+    jobs.cancel(job.key)
+    assert job.state == "cancelled"
+    assert list(tmp_path.iterdir()) == []
+    assert job.key not in jobs.trained
+    (tmp_path / f"{job.key}.pt.tmp123").write_bytes(b"half")  # a process killed while saving
+    assert variants.Jobs(tmp_path).trained == set() and list(tmp_path.iterdir()) == []
