@@ -8,7 +8,6 @@ below are what the papers and model cards quote; the page shows both and the dif
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import torch
@@ -179,12 +178,3 @@ def albert_embedding(vocab: int, hidden: int, e: int) -> tuple[int, int]:
 def breakeven_e(vocab: int, hidden: int) -> float:
     """The E at which the factorisation stops saving: V·E + E·H = V·H  ⇔  E = V·H / (V + H)."""
     return vocab * hidden / (vocab + hidden)
-
-
-def short(n: float) -> str:
-    """1.5e9 -> '1.50B' (3 significant digits): the way the notes quote model sizes."""
-    for unit, size in (("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3)):
-        if abs(n) >= size:
-            v = n / size
-            return f"{v:.{max(0, 2 - math.floor(math.log10(abs(v))))}f}{unit}"
-    return f"{n:g}"

@@ -8,10 +8,12 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import torch
 
 from . import data
 from .analysis import effective_rank_of, singular_values, softmax
-from .live import LiveModel
+from .live import LiveModel, Trace
+from .positional import apply_rope
 from .probes import HELD_OUT_SEED, random_span
 from .tokenizer import BOS, EOS, MASK, SPECIALS
 
@@ -188,3 +190,32 @@ def left_context_logits(decoder: LiveModel, encoder_ids: list[int], pos: int) ->
     its next-token logits after [BOS] and the tokens left of pos. Nothing to the right can count."""
     left = [BOS, *encoder_ids[1:pos]]
     return decoder.run_ids(left).logits[-1]
+
+
+# ----------------------------------------------------------------- architecture lab
+
+
+@torch.inference_mode()
+def head_keys(model: LiveModel, trace: Trace) -> np.ndarray:
+    """[L, H, T, d_head]: the keys each *query* head compares against in the main self-attention,
+    recomputed from the traced residual stream (RoPE applied). Under GQA/MQA one K projection
+    serves a group of query heads, so their rows here are identical: the saving made visible."""
+    net, cfg = model.net, model.config
+    stack, key = (net.decoder, "decoder") if cfg.arch == "decoder" else (net.encoder, "encoder")
+    hidden = torch.from_numpy(trace.hidden[key])  # [L+1, T, d]
+    positions = torch.arange(hidden.shape[1])
+    out = []
+    for layer, block in enumerate(stack):
+        x = hidden[layer][None]  # (1, T, d): the block's input
+        h = block.norm_self(x) if block.pre else x
+        attn = block.self_attn
+        k = attn._split(attn.k(h), attn.n_kv_heads)  # (1, Hkv, T, dh)
+        if attn.rope:
+            k = apply_rope(k, positions)
+        out.append(k.repeat_interleave(attn.n_heads // attn.n_kv_heads, dim=1)[0].numpy())  # (H, T, dh)
+    return np.stack(out)
+
+
+def key_gaps(keys: np.ndarray) -> np.ndarray:
+    """[L, H, H] largest |k_i − k_j| between the keys of query heads i and j (0: the same K/V head)."""
+    return np.abs(keys[:, :, None] - keys[:, None, :]).max(axis=(-1, -2))

@@ -6,6 +6,8 @@ models fast and the timings stable (the default thread pool thrashes against the
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 
 import pytest
@@ -16,6 +18,9 @@ from models.live import shipped_tokenizer
 from models.tokenizer import BPETokenizer
 
 torch.set_num_threads(1)
+# Variants trained by the tests (and by the app servers the browser tests start) go to a throwaway
+# directory, never the user's cache.
+os.environ.setdefault("ATTENTION_LAB_CACHE", tempfile.mkdtemp(prefix="attention-lab-test-"))
 
 # Small enough to run in milliseconds; vocab_size stays the default (2048) because build()
 # attaches the shipped tokenizer, which has exactly that many tokens.

@@ -11,7 +11,7 @@ import re
 import viz
 
 from .state import lang
-from .strings import generate, mlm, positional, rank, similarity, softmax, translate
+from .strings import generate, lab, mlm, positional, rank, scaling, similarity, softmax, translate
 
 STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- shell
@@ -273,6 +273,8 @@ for _table in (
     translate.STRINGS,
     mlm.STRINGS,
     similarity.STRINGS,
+    lab.STRINGS,
+    scaling.STRINGS,
 ):
     assert not set(_table) & set(STRINGS), set(_table) & set(STRINGS)  # one meaning per key
     STRINGS.update(_table)

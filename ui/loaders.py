@@ -7,12 +7,13 @@ st.cache_data keyed by everything that determines them.
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import streamlit as st
 
 import models
-from models import analysis, data, experiments, mlm, pretrained, probes
+from models import analysis, data, experiments, mlm, pretrained, probes, variants
 from models.experiments import self_key
 
 from .params import MAX_NEW
@@ -63,8 +64,12 @@ def get_variant(name: str, positional: str) -> models.LiveModel:
 
 
 def _main_run(name: str, weights: str, text: str, mask: str | None = None, attn_scale: float | None = None):
-    model = get_model(name, weights)
-    target = "" if model.config.arch == "encoder-decoder" else None  # the encoder side only: no translation
+    return _run_main(get_model(name, weights), text, mask, attn_scale)
+
+
+def _run_main(model: models.LiveModel, text: str, mask: str | None = None, attn_scale: float | None = None):
+    """The main self-attention's run: for the encoder-decoder the encoder side only (no translation)."""
+    target = "" if model.config.arch == "encoder-decoder" else None
     return model.run(text, target=target, mask=mask, attn_scale=attn_scale)
 
 
@@ -197,3 +202,41 @@ def sentence_embeddings(sentences: tuple[str, ...]) -> dict[str, np.ndarray]:
         mean.append(pretrained.mean_pooled(last))
         cls.append(last[0] / np.linalg.norm(last[0]))
     return {"mean": np.array(mean), "cls": np.array(cls)}
+
+
+# ----------------------------------------------------------------- architecture lab
+
+
+@st.cache_resource(show_spinner=False)
+def training_jobs() -> variants.Jobs:
+    """One registry of training jobs per server, shared by every session (scans the cache once)."""
+    return variants.Jobs()
+
+
+@st.cache_resource(show_spinner=False, max_entries=24)
+def lab_model(config_json: str, trained_key: str | None) -> models.LiveModel:
+    """A lab configuration: random init from its seed, or the weights trained here (read from the
+    cache once; variants.CorruptEntry when the entry is bad, which the page reports)."""
+    cfg = models.ModelConfig.from_dict(json.loads(config_json))
+    tok = get_model("decoder").tokenizer
+    if trained_key is None:
+        return models.build(cfg, tok)
+    return variants.load(variants.entry_path(trained_key, training_jobs().root), cfg, tok)
+
+
+@st.cache_data(show_spinner=False, max_entries=48)
+def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
+    """What the lab shows of one configuration on the prompt: the main self-attention, mean entropy
+    per head, the gaps between heads' keys (GQA), and the shuffle test's largest change."""
+    model = lab_model(config_json, trained_key)
+    tr = _slim(_run_main(model, text))
+    att = tr.attention[self_key(model)]
+    order = experiments.shuffle_order(model, tr.ids)
+    return {
+        "tokens": tr.tokens,
+        "attention": att,
+        "entropy": analysis.row_entropy(att).mean(-1),  # [L, H]
+        "key_gaps": experiments.key_gaps(experiments.head_keys(model, tr)),  # [L, H, H]
+        "shuffle": float(experiments.shuffle_test(model, tr.ids, order, model.config.default_mask).max()),
+        "shuffled": order != list(range(len(order))),
+    }

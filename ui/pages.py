@@ -26,4 +26,6 @@ LESSONS = [
     Lesson("translate", "lessons/translate.py", ":material/translate:", prompt=False),
     Lesson("mlm", "lessons/mlm.py", ":material/question_mark:"),
     Lesson("similarity", "lessons/similarity.py", ":material/join_inner:", prompt=False),
+    Lesson("lab", "lessons/lab.py", ":material/science:"),
+    Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False),
 ]

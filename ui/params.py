@@ -7,6 +7,7 @@ own widgets do not exist yet when the link is first read).
 from __future__ import annotations
 
 import models
+from models import catalog
 
 from .url import BOOL, Param, choice, int_in, text
 
@@ -35,6 +36,56 @@ LIVE_FACTORS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # × the model's own 1/sq
 # generation, translation, masked tokens
 DECODING = ("greedy", "sample")
 MAX_NEW = 64
+
+
+# architecture lab: two configurations, A and B; each field is a URL parameter a_<field> / b_<field>
+SIDES = ("a", "b")
+LAB_LAYERS = (1, 2, 3, 4)
+LAB_D_MODEL = (32, 64, 128, 256)
+LAB_HEADS = (1, 2, 4, 8)
+LAB_D_FF = (64, 128, 256, 512, 1024)
+LAB_SCALES = ("sqrt", "one", "inv")  # 1/sqrt(d_head) (Vaswani), 1 (no scale), 1/d_head (muP)
+LAB_PRESETS = {  # the families the notes compare, at the lab's small size
+    "llama": dict(arch="decoder", norm_position="pre", norm="rmsnorm", activation="swiglu", positional="rope",
+                  kv=2, bias=False, tie=False),
+    "gpt2": dict(arch="decoder", norm_position="pre", norm="layernorm", activation="gelu", positional="learned",
+                 kv=4, bias=True, tie=True),
+    "bert": dict(arch="encoder", norm_position="post", norm="layernorm", activation="gelu", positional="learned",
+                 kv=4, bias=True, tie=True),
+    "vaswani": dict(arch="encoder-decoder", norm_position="post", norm="layernorm", activation="relu",
+                    positional="sinusoidal", kv=4, bias=True, tie=True),
+}  # fmt: skip
+LAB_DEFAULTS = {
+    "a": dict(LAB_PRESETS["llama"], layers=2, d=64, heads=4, ff=256, scale="sqrt", seed=0),
+    "b": dict(LAB_PRESETS["gpt2"], layers=2, d=64, heads=4, ff=256, scale="sqrt", seed=0),
+}
+# scaling page
+LOG10_BUDGET = (18.0, 27.0)  # training compute C in FLOPs, as 10^x
+KV_DTYPES = ("bfloat16", "float32", "int8")
+
+
+def lab_params() -> dict[str, Param]:
+    """a_arch, a_layers, ... b_seed: every field of both lab configurations."""
+    out = {}
+    for side in SIDES:
+        d = LAB_DEFAULTS[side]
+        out |= {
+            f"{side}_arch": Param(d["arch"], choice(*models.config.ARCHS)),
+            f"{side}_layers": Param(d["layers"], number_in(LAB_LAYERS)),
+            f"{side}_d": Param(d["d"], number_in(LAB_D_MODEL)),
+            f"{side}_heads": Param(d["heads"], number_in(LAB_HEADS)),
+            f"{side}_kv": Param(d["kv"], number_in(LAB_HEADS)),  # clamped to a divisor of heads by the page
+            f"{side}_ff": Param(d["ff"], number_in(LAB_D_FF)),
+            f"{side}_norm_position": Param(d["norm_position"], choice(*models.config.NORM_POSITIONS)),
+            f"{side}_norm": Param(d["norm"], choice(*models.config.NORMS)),
+            f"{side}_activation": Param(d["activation"], choice(*models.config.ACTIVATIONS)),
+            f"{side}_positional": Param(d["positional"], choice(*models.config.POSITIONALS)),
+            f"{side}_scale": Param(d["scale"], choice(*LAB_SCALES)),
+            f"{side}_bias": Param(d["bias"], **BOOL),
+            f"{side}_tie": Param(d["tie"], **BOOL),
+            f"{side}_seed": Param(d["seed"], int_in(0, 99)),
+        }
+    return out
 
 
 def number_in(options) -> Param:
@@ -152,5 +203,17 @@ PARAMS: dict[str, Param] = {
         text,
     ),
     "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
+    # architecture lab (plus lab_params() below)
+    "lab_anatomy": Param("a", choice(*SIDES)),
+    "lab_tree": Param(False, **BOOL),
+    # model size and scaling laws
+    "cat": Param("Llama-3.1-8B", choice(*(p.name for p in catalog.CATALOG))),
+    "kv_ctx": Param(8192, int_in(1, 1_000_000)),
+    "kv_dtype": Param("bfloat16", choice(*KV_DTYPES)),
+    "albert_v": Param(30000, int_in(1000, 300_000)),
+    "albert_h": Param(768, int_in(64, 16384)),
+    "albert_e": Param(128, int_in(8, 4096)),
+    "budget": Param(23.76, float_in(*LOG10_BUDGET)),  # log10 of Chinchilla's 5.76e23 FLOPs
 }
+PARAMS |= lab_params()
 SHARED = ["lang", "model", "weights", "present", "prompt"]

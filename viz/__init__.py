@@ -4,6 +4,7 @@ Every figure takes scale (1.0 on screen, about 1.5 on a projector) and a Labels 
 it shows, so pages choose the language and size; every token drawn is HTML-escaped.
 """
 
+from viz.anatomy import ScalingLabels, param_treemap, scaling_contours, short_count
 from viz.attention import heads_grid, heatmap, mask_heatmap
 from viz.change import change_bars
 from viz.check import check_attention
@@ -43,6 +44,7 @@ __all__ = [
     "WEIGHT_DASH",
     "Arrow",
     "Labels",
+    "ScalingLabels",
     "Series",
     "attention_csv",
     "attention_json",
@@ -61,7 +63,10 @@ __all__ = [
     "kv_cache",
     "lines",
     "mask_heatmap",
+    "param_treemap",
     "plane_vectors",
+    "scaling_contours",
+    "short_count",
     "token_strip",
     "value_heatmap",
 ]

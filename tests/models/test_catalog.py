@@ -62,14 +62,6 @@ def test_module_tree_prints_the_pytorch_way():
     assert "enc_norm" not in tree  # a decoder-only model has no encoder parts
 
 
-def test_short_counts():
-    assert catalog.short(8_030_261_248) == "8.03B"
-    assert catalog.short(1_557_611_200) == "1.56B"
-    assert catalog.short(109_482_240) == "109M"
-    assert catalog.short(3_938_304) == "3.94M"
-    assert catalog.short(512) == "512"
-
-
 # ----------------------------------------------------------------- analytic == built, random configs
 
 

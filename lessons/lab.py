@@ -1,0 +1,301 @@
+"""Architecture lab: two configurations (A and B) side by side on the same prompt. Every option of
+ModelConfig is a control; a variant starts random-init at once and can be trained here."""
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import streamlit as st
+
+import models
+import viz
+from models import analysis, catalog, variants
+from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
+from ui import controls, shell, state
+from ui.i18n import md, names, t, viz_labels
+from ui.loaders import lab_model, lab_run, training_jobs
+from ui.params import LAB_D_FF, LAB_D_MODEL, LAB_HEADS, LAB_LAYERS, LAB_PRESETS, LAB_SCALES, SIDES
+
+FIELDS = ("arch", "layers", "d", "heads", "kv", "ff", "norm_position", "norm", "activation", "positional", "scale",
+          "bias", "tie", "seed")  # fmt: skip
+LAB_MAX_LEN = 128  # the lab's models read at most this many tokens
+POLL_SECONDS = 1.0  # the live loss curve's refresh while a variant trains
+PARTS = ("embeddings", "attention", "attention.q", "attention.k", "attention.v", "attention.o", "ffn", "norms", "head")
+
+settings = state.current()
+labels = viz_labels()
+scale = settings.scale
+tok = shell.model_or_stop(settings, "decoder").tokenizer  # the shipped tokenizer (names the rebuild command if missing)
+jobs = training_jobs()
+st.markdown(t("lab.intro"))
+st.caption(t("lab.sidebar_note"))
+
+
+def _apply_preset(side: str) -> None:
+    preset = st.session_state.get(f"{side}_preset")
+    if preset is not None:
+        for name, value in LAB_PRESETS[preset].items():
+            st.session_state[f"{side}_{name}"] = value
+        st.session_state[f"{side}_preset"] = None
+
+
+def _copy(src: str, dst: str) -> None:
+    for name in FIELDS:
+        st.session_state[f"{dst}_{name}"] = st.session_state[f"{src}_{name}"]
+
+
+def kv_label(heads: int):
+    kinds = {heads: "mha", 1: "mqa"}
+    return lambda k: t(f"lab.kv.{kinds.get(k, 'gqa')}", k=k, group=heads // k)
+
+
+def config_controls(side: str) -> models.ModelConfig:
+    """The controls of one side; every combination they allow is a valid ModelConfig."""
+    key = lambda name: f"{side}_{name}"  # noqa: E731
+    for name in FIELDS:
+        state.ensure(key(name))
+    ss = st.session_state
+    if ss[key("heads")] % ss[key("kv")]:  # a KV-head count must divide the query heads
+        ss[key("kv")] = ss[key("heads")]
+    st.pills(t("lab.preset"), list(LAB_PRESETS), format_func=names("lab.preset"), key=key("preset"),
+             on_change=_apply_preset, args=(side,))  # fmt: skip
+    c1, c2 = st.columns(2)
+    c1.selectbox(t("lab.arch"), ARCHS, format_func=names("lab.arch"), key=key("arch"))
+    c2.select_slider(t("lab.layers"), LAB_LAYERS, key=key("layers"), help=t("lab.layers_help"))
+    c1.select_slider("d_model", LAB_D_MODEL, key=key("d"), help=t("lab.d_help"))
+    c2.select_slider(t("lab.heads"), LAB_HEADS, key=key("heads"), help=t("lab.heads_help"))
+    heads = ss[key("heads")]
+    c1.selectbox(t("lab.kv"), [k for k in LAB_HEADS if heads % k == 0][::-1], format_func=kv_label(heads),
+                 key=key("kv"), help=t("lab.kv_help"))  # fmt: skip
+    c2.select_slider("d_ff", LAB_D_FF, key=key("ff"), help=t("lab.ff_help"))
+    for col, name, options in ((c1, "norm_position", NORM_POSITIONS), (c2, "norm", NORMS),
+                               (c1, "activation", ACTIVATIONS), (c2, "positional", POSITIONALS),
+                               (c1, "scale", LAB_SCALES)):  # fmt: skip
+        col.selectbox(t(f"lab.{name}"), options, format_func=names(f"lab.{name}"), key=key(name),
+                      help=t(f"lab.{name}_help"))  # fmt: skip
+    c2.number_input(t("lab.seed"), 0, 99, key=key("seed"), help=t("lab.seed_help"))
+    c1.toggle(t("lab.bias"), key=key("bias"), help=t("lab.bias_help"))
+    c2.toggle(t("lab.tie"), key=key("tie"), help=t("lab.tie_help"))
+    shell.track(*(key(name) for name in FIELDS))
+    d_head = ss[key("d")] // heads
+    attn_scale = {"sqrt": None, "one": 1.0, "inv": 1.0 / d_head}[ss[key("scale")]]
+    return models.ModelConfig(
+        arch=ss[key("arch")], vocab_size=tok.vocab_size, n_layers=ss[key("layers")], d_model=ss[key("d")],
+        n_heads=heads, n_kv_heads=None if ss[key("kv")] == heads else ss[key("kv")], d_ff=ss[key("ff")],
+        norm_position=ss[key("norm_position")], norm=ss[key("norm")], activation=ss[key("activation")],
+        positional=ss[key("positional")], attn_scale=attn_scale, max_len=LAB_MAX_LEN,
+        tie_embeddings=bool(ss[key("tie")]), bias=bool(ss[key("bias")]), seed=int(ss[key("seed")]),
+    )  # fmt: skip
+
+
+def progress_text(h: variants.History, steps: int) -> str:
+    step = h.step[-1] if h.step else 0
+    loss = h.loss[-1] if h.loss else float("nan")
+    val = h.val[-1] if h.val else float("nan")
+    return t("lab.progress", step=step, steps=steps, loss=f"{loss:.3f}", val=f"{val:.3f}", seconds=f"{h.seconds:.0f}")
+
+
+def curve(h: variants.History, steps: int, name: str):
+    """The live loss curve of one training run: training loss (smoothed) and held-out loss."""
+    x = np.arange(0, steps + 1, variants.REPORT_EVERY, dtype=float)
+    train = np.interp(x, h.step, h.loss, left=np.nan, right=np.nan) if h.step else np.full(x.size, np.nan)
+    held = np.interp(x, h.val_step, h.val, left=np.nan, right=np.nan) if h.val else np.full(x.size, np.nan)
+    held[x > (h.val_step[-1] if h.val_step else -1)] = np.nan
+    return viz.lines(
+        x, [viz.Series(t("lab.train_loss"), train, markers=False, dash="dot"),
+            viz.Series(t("lab.held_loss"), held, markers=False)],
+        x_title=t("lab.step"), y_title=t("lab.loss"), title=name, hlines=[(float(np.log(tok.vocab_size)),
+        t("lab.uniform"))], height=300, scale=scale,
+    )  # fmt: skip
+
+
+def training_panel(side: str, cfg: models.ModelConfig, key: str) -> None:
+    """Train / progress / stop for one side. Training runs in a child process (models.variants)."""
+    job = jobs.jobs.get(key)
+    if key in jobs.trained:
+        return
+    if job is not None and job.state == "running":
+
+        @st.fragment(run_every=POLL_SECONDS)
+        def live() -> None:
+            if job.state != "running":  # finished, failed or stopped: redraw the whole page once
+                st.rerun(scope="app")
+            st.progress(job.progress, text=progress_text(job.history, job.steps))
+            st.plotly_chart(curve(job.history, job.steps, ""), key=f"{side}_live")
+            st.button(t("lab.stop"), key=f"{side}_stop", icon=":material/stop_circle:", on_click=jobs.cancel,
+                      args=(key,))  # fmt: skip
+
+        live()
+        return
+    if job is not None and job.state == "failed":
+        st.error(t("lab.failed", error=md(job.error)))
+    if job is not None and job.state == "cancelled":
+        st.caption(t("lab.cancelled"))
+    busy = jobs.running()
+    st.button(t("lab.train", steps=variants.RECIPE["steps"]), key=f"{side}_train", icon=":material/model_training:",
+              on_click=jobs.start, args=(cfg, cfg.seed), disabled=busy is not None,
+              help=t("lab.train_help"))  # fmt: skip
+    if busy is not None:
+        st.caption(t("lab.busy", pct=f"{busy.progress:.0%}"))
+
+
+def side_model(side: str, cfg: models.ModelConfig) -> tuple[models.LiveModel, str | None, dict | None]:
+    """(model, trained key or None, training history or None); a corrupt cache entry is reported,
+    deleted and the side falls back to its random initialisation."""
+    key = variants.variant_key(cfg, cfg.seed)
+    cfg_json = json.dumps(cfg.to_dict(), sort_keys=True)
+    trained = key if key in jobs.trained and settings.weights == "trained" else None
+    if trained is not None:
+        try:
+            model = lab_model(cfg_json, trained)
+            return model, trained, model.meta["history"]
+        except variants.CorruptEntry as e:
+            jobs.forget(key)
+            st.warning(t("lab.corrupt", error=md(e)))
+    return lab_model(cfg_json, None), None, None
+
+
+# ----------------------------------------------------------------- the two configurations
+configs, cols = {}, st.columns(2, gap="large")
+for side, col in zip(SIDES, cols, strict=True):
+    with col:
+        st.subheader(t(f"lab.side.{side}"))
+        try:
+            configs[side] = config_controls(side)
+        except ValueError as e:  # unreachable from the controls; a hand-made URL, say
+            st.error(t("lab.invalid", error=md(e)))
+            shell.stop()
+c1, c2, _ = st.columns([1, 1, 2])
+c1.button(t("lab.copy_ab"), on_click=_copy, args=("a", "b"), icon=":material/arrow_forward:")
+c2.button(t("lab.copy_ba"), on_click=_copy, args=("b", "a"), icon=":material/arrow_back:")
+
+runs, sides = {}, {}
+for side in SIDES:
+    sides[side] = side_model(side, configs[side])
+text = shell.prompt_or_stop(settings, sides["a"][0])
+
+st.header(t("lab.compare"))
+layer, head = controls.layer_head(
+    SimpleNamespace(
+        n_layers=max(c.n_layers for c in configs.values()), n_heads=max(c.n_heads for c in configs.values())
+    )
+)
+cols = st.columns(2, gap="large")
+for side, col in zip(SIDES, cols, strict=True):
+    cfg, (model, trained, history) = configs[side], sides[side]
+    key = variants.variant_key(cfg, cfg.seed)
+    run = runs[side] = lab_run(json.dumps(cfg.to_dict(), sort_keys=True), trained, text)
+    with col:
+        st.subheader(t(f"lab.side.{side}"))
+        total = sum(analysis.parameter_counts(cfg).values())
+        if trained is not None:
+            st.badge(t("lab.trained_badge", steps=variants.RECIPE["steps"], val=f"{history['val'][-1]:.3f}"),
+                     icon=":material/school:", color="green")  # fmt: skip
+        else:
+            st.badge(t("lab.random_badge", seed=cfg.seed), icon=":material/casino:", color="orange")
+            if key in jobs.trained:
+                st.caption(t("lab.random_by_sidebar"))
+        st.markdown(t("lab.summary", total=f"{total:,}", short=viz.short_count(total), d_head=cfg.d_head,
+                      scale=f"{cfg.scale:.4g}"))  # fmt: skip
+        training_panel(side, cfg, key)
+        li, hi = min(layer, cfg.n_layers - 1), min(head, cfg.n_heads - 1)
+        if (li, hi) != (layer, head):
+            st.caption(t("lab.clamped", layer=li + 1, head=hi + 1))
+        title = t("lab.heatmap_title", layer=li + 1, head=hi + 1)
+        st.plotly_chart(viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, scale=scale,
+                                    labels=labels), key=f"{side}_heat")  # fmt: skip
+        st.plotly_chart(
+            viz.plots.value_heatmap(
+                run["entropy"], [str(i + 1) for i in range(cfg.n_layers)], [str(h + 1) for h in range(cfg.n_heads)],
+                index_labels=False, title=t("lab.entropy_fig"), x_title=t("lbl.head"), y_title=t("lbl.layer"),
+                hover_name=t("lab.entropy"), zmin=0, zmax=float(np.log(len(run["tokens"]))), text_fmt=".2f",
+                height=int(120 + 40 * cfg.n_layers), square=False, scale=scale,
+            ),
+            key=f"{side}_entropy",
+        )  # fmt: skip
+st.caption(t("lab.entropy_caption", max=f"{np.log(len(runs['a']['tokens'])):.2f}", n=len(runs["a"]["tokens"])))
+
+# ----------------------------------------------------------------- parameters and learning
+st.header(t("lab.params_title"))
+counts = {side: analysis.parameter_counts(configs[side]) for side in SIDES}
+parts = list(counts["a"])
+st.plotly_chart(
+    viz.bars(np.array([counts["a"][p] for p in parts], dtype=float), [t(f"part.{p}") for p in parts],
+             reference=np.array([counts["b"][p] for p in parts], dtype=float),
+             names_shown=(t("lab.side.a"), t("lab.side.b")), x_title="", y_title=t("lab.params"),
+             title=t("lab.params_fig"), text_fmt=None, log_y=True, scale=scale),
+    key="lab_params",
+)  # fmt: skip
+llama = catalog.BY_NAME["Llama-3.1-8B"]
+st.markdown(t("lab.params_explain", share=f"{catalog.counts(llama)['embeddings'] / catalog.total(llama):.1%}"))
+
+histories = {}
+for side in SIDES:
+    cfg, (_, _, history) = configs[side], sides[side]
+    job = jobs.jobs.get(variants.variant_key(cfg, cfg.seed))
+    if history is not None:
+        histories[side] = history
+    elif job is not None and job.history.val:
+        histories[side] = job.history.to_dict()
+if histories:
+    st.subheader(t("lab.loss_title"))
+    steps = variants.RECIPE["steps"]
+    x = np.arange(0, steps + 1, variants.EVAL_EVERY, dtype=float)
+    series = []
+    for side, h in histories.items():
+        y = np.full(x.size, np.nan)
+        for s, v in zip(h["val_step"], h["val"], strict=True):
+            y[np.searchsorted(x, s)] = v
+        series.append(viz.Series(t(f"lab.side.{side}"), y, color=viz.HEAD_COLORS[SIDES.index(side)]))
+    st.plotly_chart(viz.lines(x, series, x_title=t("lab.step"), y_title=t("lab.held_loss"),
+                              hlines=[(float(np.log(tok.vocab_size)), t("lab.uniform"))], scale=scale),
+                    key="lab_losses")  # fmt: skip
+    st.markdown(t("lab.loss_explain", **variants.RECIPE))
+else:
+    st.info(t("lab.no_losses"))
+
+# ----------------------------------------------------------------- what the options change, checked live
+st.header(t("lab.checks_title"))
+st.markdown(t("lab.gqa_explain"))
+cols = st.columns(2, gap="large")
+for side, col in zip(SIDES, cols, strict=True):
+    cfg, run = configs[side], runs[side]
+    li = min(layer, cfg.n_layers - 1)
+    heads = [str(h + 1) for h in range(cfg.n_heads)]
+    col.plotly_chart(
+        viz.plots.value_heatmap(run["key_gaps"][li], heads, heads, index_labels=False, x_title=t("lbl.head"),
+                                y_title=t("lbl.head"), hover_name="max |k_i − k_j|", zmin=0, text_fmt=".2f",
+                                title=t("lab.gaps_fig", side=t(f"lab.side.{side}"), layer=li + 1,
+                                        kv=cfg.kv_heads, heads=cfg.n_heads), scale=scale),
+        key=f"{side}_gaps",
+    )  # fmt: skip
+st.markdown(t("lab.shuffle_explain"))
+rows = []
+for side in SIDES:
+    cfg, run = configs[side], runs[side]
+    verdict = "lab.shuffle.none" if not run["shuffled"] else (
+        "lab.shuffle.equivariant" if run["shuffle"] < 1e-4 else "lab.shuffle.changes")  # fmt: skip
+    rows.append({t("lab.col.side"): t(f"lab.side.{side}"), t("lab.col.pe"): names("lab.positional")(cfg.positional),
+                 t("lab.col.mask"): t(f"mask.{cfg.default_mask}"), t("lab.col.delta"): f"{run['shuffle']:.2e}",
+                 t("lab.col.verdict"): t(verdict)})  # fmt: skip
+st.table(rows)
+
+# ----------------------------------------------------------------- anatomy
+st.header(t("lab.anatomy_title"))
+state.ensure("lab_anatomy")
+st.segmented_control(t("lab.anatomy_side"), list(SIDES), format_func=names("lab.side"), key="lab_anatomy",
+                     required=True)  # fmt: skip
+shell.track("lab_anatomy", "lab_tree")
+side = st.session_state["lab_anatomy"]
+cfg, model = configs[side], sides[side][0]
+c1, c2 = st.columns([3, 2], gap="large")
+with c1:
+    counts_side = analysis.parameter_counts(cfg)
+    st.plotly_chart(viz.param_treemap(counts_side, {p: t(f"part.{p}") for p in PARTS} | {"root": t("part.root")},
+                                      title=t("lab.treemap_fig", side=t(f"lab.side.{side}")), scale=scale),
+                    key="lab_treemap")  # fmt: skip
+with c2:
+    st.markdown(t("lab.tree_explain"))
+    state.ensure("lab_tree")
+    if st.toggle(t("lab.tree_toggle"), key="lab_tree"):
+        st.code(repr(model.net), language="text")

@@ -1,0 +1,178 @@
+"""Model size and scaling laws: published models counted from their hyper-parameters, GQA and the
+KV cache, ALBERT's factorised embedding, Kaplan's and Chinchilla's laws with their published constants."""
+
+import dataclasses
+
+import numpy as np
+import streamlit as st
+
+import viz
+from models import analysis, catalog, scaling
+from ui import shell, state
+from ui.i18n import t
+from ui.params import KV_DTYPES, LOG10_BUDGET
+
+PARTS = ("embeddings", "attention", "attention.q", "attention.k", "attention.v", "attention.o", "ffn", "norms", "head",
+         "pooler")  # fmt: skip
+GIB = 2**30
+N_RANGE = (1e7, 1e13)  # the contour plot's axes: parameters ...
+D_RANGE = (1e8, 1e14)  # ... and training tokens
+GRID_POINTS = 121
+ISO_COMPUTE = (1e20, 1e22, 1e24, 1e26)  # FLOPs: the dashed lines of constant 6·N·D
+
+settings = state.current()
+scale = settings.scale
+for name in ("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "budget"):
+    state.ensure(name)
+shell.track("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "budget")
+part_names = {p: t(f"part.{p}") for p in PARTS} | {"root": t("part.root")}
+
+# ----------------------------------------------------------------- published models
+st.markdown(t("sc.intro"))
+st.header(t("sc.catalog_title"))
+rows = []
+for p in catalog.CATALOG:
+    c = p.config
+    rows.append({
+        t("sc.col.model"): p.name, t("sc.col.arch"): t(f"lab.arch.{c.arch}"), t("sc.col.layers"): c.n_layers,
+        "d_model": c.d_model, t("sc.col.heads"): f"{c.n_heads} / {c.kv_heads}", "d_ff": c.d_ff,
+        t("sc.col.vocab"): f"{c.vocab_size:,}", t("sc.col.computed"): f"{catalog.total(p):,}",
+        t("sc.col.published"): viz.short_count(int(p.published)), t("sc.col.diff"): f"{catalog.relative_error(p):+.1%}",
+        t("sc.col.source"): p.source,
+    })  # fmt: skip
+st.table(rows)
+st.markdown(t("sc.catalog_explain"))
+
+st.selectbox(t("sc.pick"), [p.name for p in catalog.CATALOG], key="cat")
+picked = catalog.BY_NAME[st.session_state["cat"]]
+cfg = picked.config
+if picked.note:
+    small = f"{catalog.total(catalog.BY_NAME['GPT-2 small']):,}"
+    computed, published = viz.short_count(catalog.total(picked)), viz.short_count(int(picked.published))
+    st.info(t(picked.note, computed=computed, published=published, small=small))
+c1, c2 = st.columns([3, 2], gap="large")
+counts = catalog.counts(picked)
+c1.plotly_chart(viz.param_treemap(counts, part_names, title=t("sc.treemap_fig", model=picked.name), scale=scale),
+                key="sc_treemap")  # fmt: skip
+with c2:
+    per_layer = analysis.parameter_counts(dataclasses.replace(cfg, n_layers=1))
+    attn = sum(v for k, v in per_layer.items() if k.startswith("attention"))
+    st.markdown(t("sc.block", model=picked.name, attn=f"{attn:,}", ffn=f"{per_layer['ffn']:,}",
+                  layers=cfg.n_layers, emb=f"{counts['embeddings']:,}",
+                  emb_share=f"{counts['embeddings'] / sum(counts.values()):.1%}",
+                  ffn_mats=3 if cfg.activation == "swiglu" else 2))  # fmt: skip
+    if st.toggle(t("sc.tree_toggle"), key="sc_tree"):
+        st.code(catalog.module_tree(cfg), language="text")
+
+# ----------------------------------------------------------------- GQA and the KV cache
+st.header(t("sc.kv_title"))
+st.markdown(t("sc.kv_intro"))
+c1, c2 = st.columns(2)
+c1.number_input(t("sc.kv_ctx"), 1, 1_000_000, key="kv_ctx", step=1024)
+c2.segmented_control(t("sc.kv_dtype"), KV_DTYPES, key="kv_dtype", required=True)
+ctx, dtype = int(st.session_state["kv_ctx"]), st.session_state["kv_dtype"]
+per_token = catalog.kv_cache_bytes_per_token(cfg, dtype)
+mha_token = catalog.kv_cache_bytes_per_token(cfg, dtype, kv_heads=cfg.n_heads)
+m1, m2, m3 = st.columns(3)
+m1.metric(t("sc.kv_per_token"), f"{per_token / 1024:,.0f} KiB", help=t("sc.kv_formula", layers=cfg.n_layers,
+          kv=cfg.kv_heads, d_head=cfg.d_head, bytes=catalog.BYTES[dtype], total=f"{per_token:,}"))  # fmt: skip
+m2.metric(t("sc.kv_context", ctx=f"{ctx:,}"), f"{per_token * ctx / GIB:,.2f} GiB",
+          delta=t("sc.kv_vs_mha", mha=f"{mha_token * ctx / GIB:,.2f}"), delta_color="off")  # fmt: skip
+m3.metric(t("sc.kv_saved"), f"{catalog.kv_projection_saving(cfg):,}",
+          help=t("sc.kv_saved_help", heads=cfg.n_heads, kv=cfg.kv_heads))  # fmt: skip
+if cfg.kv_heads == cfg.n_heads:
+    st.caption(t("sc.kv_mha_note", model=picked.name))
+names_ = [p.name for p in catalog.CATALOG if p.config.arch == "decoder"]
+st.plotly_chart(
+    viz.bars(np.array([catalog.kv_cache_bytes_per_token(catalog.BY_NAME[n].config, dtype) / 1024 for n in names_]),
+             names_, reference=np.array([catalog.kv_cache_bytes_per_token(catalog.BY_NAME[n].config, dtype,
+                                         kv_heads=catalog.BY_NAME[n].config.n_heads) / 1024 for n in names_]),
+             names_shown=(t("sc.kv_actual"), t("sc.kv_if_mha")), x_title="", y_title=t("sc.kv_axis", dtype=dtype),
+             title=t("sc.kv_fig"), text_fmt=".0f", scale=scale),
+    key="sc_kv",
+)  # fmt: skip
+
+# ----------------------------------------------------------------- ALBERT
+st.header(t("sc.albert_title"))
+st.markdown(t("sc.albert_intro"))
+c1, c2, c3 = st.columns(3)
+c1.number_input(t("sc.albert_v"), 1000, 300_000, key="albert_v", step=1000)
+c2.number_input(t("sc.albert_h"), 64, 16384, key="albert_h", step=64)
+c3.number_input(t("sc.albert_e"), 8, 4096, key="albert_e", step=8)
+v, h, e = (int(st.session_state[k]) for k in ("albert_v", "albert_h", "albert_e"))
+full, factored = catalog.albert_embedding(v, h, e)
+even = catalog.breakeven_e(v, h)
+m1, m2, m3 = st.columns(3)
+m1.metric("V × H", f"{full:,}", help=t("sc.albert_full_help", v=f"{v:,}", h=h))
+m2.metric("V × E + E × H", f"{factored:,}", delta=f"{factored / full - 1:+.1%}", delta_color="inverse")
+m3.metric(t("sc.albert_even"), f"{even:,.1f}", help=t("sc.albert_even_help"))
+es = np.unique(np.geomspace(8, max(16, 2 * h), 64).astype(int))
+st.plotly_chart(
+    viz.lines(es, [viz.Series("V × E + E × H", (v * es + es * h).astype(float), markers=False)], x_title="E",
+              y_title=t("lab.params"), log_x=True, log_y=True, hlines=[(float(full), "V × H")],
+              vlines=[(even, t("sc.albert_even"))], current=float(e), title=t("sc.albert_fig"), scale=scale),
+    key="sc_albert",
+)  # fmt: skip
+
+# ----------------------------------------------------------------- Kaplan
+st.header(t("sc.kaplan_title"))
+st.markdown(t("sc.kaplan_intro"))
+st.latex(r"L(N) = \left(\frac{N_c}{N}\right)^{\alpha_N},\quad L(D) = \left(\frac{D_c}{D}\right)^{\alpha_D},\quad "
+         r"L(N, D) = \left[\left(\frac{N_c}{N}\right)^{\alpha_N/\alpha_D}"
+         r" + \frac{D_c}{D}\right]^{\alpha_D}")  # fmt: skip
+st.markdown(t("sc.kaplan_constants", nc=f"{scaling.KAPLAN_NC:.1e}", an=scaling.KAPLAN_ALPHA_N,
+              dc=f"{scaling.KAPLAN_DC:.1e}", ad=scaling.KAPLAN_ALPHA_D))  # fmt: skip
+c1, c2 = st.columns(2)
+ns, ds = np.geomspace(1e6, 1e12, 61), np.geomspace(1e7, 1e13, 61)
+c1.plotly_chart(viz.lines(ns, [viz.Series("L(N)", scaling.kaplan_loss_n(ns), markers=False)], x_title="N",
+                          y_title=t("sc.loss"), log_x=True, log_y=True, title=t("sc.kaplan_n_fig"), scale=scale),
+                key="sc_kaplan_n")  # fmt: skip
+c2.plotly_chart(viz.lines(ds, [viz.Series("L(D)", scaling.kaplan_loss_d(ds), markers=False)], x_title="D",
+                          y_title=t("sc.loss"), log_x=True, log_y=True, title=t("sc.kaplan_d_fig"), scale=scale),
+                key="sc_kaplan_d")  # fmt: skip
+
+# ----------------------------------------------------------------- Chinchilla
+st.header(t("sc.chin_title"))
+st.markdown(t("sc.chin_intro"))
+st.latex(r"L(N, D) = E + \frac{A}{N^{\alpha}} + \frac{B}{D^{\beta}},\qquad C \approx 6\,N\,D")
+st.markdown(t("sc.chin_constants", e=scaling.CHINCHILLA_E, a=scaling.CHINCHILLA_A, b=scaling.CHINCHILLA_B,
+              alpha=scaling.CHINCHILLA_ALPHA, beta=scaling.CHINCHILLA_BETA))  # fmt: skip
+st.slider(t("sc.budget"), *LOG10_BUDGET, key="budget", step=0.01, format="10^%.2f", help=t("sc.budget_help"))
+budget = 10 ** float(st.session_state["budget"])
+n_opt, d_opt = (float(x) for x in scaling.chinchilla_optimal(budget))
+n_20, d_20 = (float(x) for x in scaling.rule_of_thumb(budget))
+grid_n, grid_d = np.geomspace(*N_RANGE, GRID_POINTS), np.geomspace(*D_RANGE, GRID_POINTS)
+loss = scaling.loss_grid(grid_n, grid_d)
+cs = np.geomspace(1e18, 1e28, 41)
+known = [(name, n, d) for name, n, d in scaling.KNOWN_MODELS]
+st.plotly_chart(
+    viz.scaling_contours(
+        grid_n, grid_d, loss, levels=np.round(np.arange(1.8, 3.01, 0.1), 2), points=known,
+        frontier=scaling.chinchilla_optimal(cs), compute_lines=[(f"C = {c:.0e}", c) for c in (*ISO_COMPUTE, budget)],
+        labels=viz.ScalingLabels(n_axis=t("sc.n_axis"), d_axis=t("sc.d_axis"), loss=t("sc.loss"),
+                                 frontier=t("sc.frontier")), scale=scale,
+    ),
+    key="sc_contours",
+)  # fmt: skip
+st.caption(t("sc.contours_caption"))
+rows = [
+    {t("sc.col.rule"): t(f"sc.rule.{kind}"), "N": viz.short_count(int(n)), "D": viz.short_count(int(d)),
+     "D / N": f"{d / n:.1f}", "C = 6ND": f"{scaling.compute(n, d):.3g}",
+     t("sc.loss"): f"{float(scaling.chinchilla_loss(n, d)):.4f}"}
+    for kind, n, d in (("exact", n_opt, d_opt), ("twenty", n_20, d_20))
+]  # fmt: skip
+st.table(rows)
+st.markdown(
+    t(
+        "sc.chin_explain",
+        ratio=f"{d_opt / n_opt:.0f}",
+        gap=f"{float(scaling.chinchilla_loss(n_20, d_20) - scaling.chinchilla_loss(n_opt, d_opt)):.4f}",
+    )
+)
+rows = [
+    {t("sc.col.model"): name, "N": viz.short_count(int(n)), "D": viz.short_count(int(d)), "D / N": f"{d / n:.1f}",
+     "C = 6ND": f"{scaling.compute(n, d):.2e}", t("sc.loss"): f"{float(scaling.chinchilla_loss(n, d)):.3f}"}
+    for name, n, d in scaling.KNOWN_MODELS
+]  # fmt: skip
+st.table(rows)
+st.caption(t("sc.known_caption"))

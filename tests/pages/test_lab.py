@@ -1,0 +1,184 @@
+"""The architecture lab through AppTest: the toggles change what they must, GQA's shared keys and
+the no-PE equivariance show up, trained variants load from the cache, a corrupt entry is reported
+and deleted, and the Train / Stop buttons drive a real child process."""
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+import models
+from models import analysis, variants
+from tests.pages.apptest import array, figures, open_app, table, titled
+from ui import loaders
+
+FIELDS = ("arch", "layers", "d", "heads", "kv", "ff", "norm_position", "norm", "activation", "positional", "scale",
+          "bias", "tie", "seed")  # fmt: skip
+
+
+def lab(**query):
+    return open_app("lab", **query)
+
+
+def gaps(at, side="A"):
+    return array(titled(at, f"{side}, layer 1: max")["data"][0]["z"])
+
+
+def lab_config(at, side="a") -> models.ModelConfig:
+    """The side's ModelConfig as the page built it (from the widgets' state)."""
+    s = {name: at.session_state[f"{side}_{name}"] for name in FIELDS}
+    heads, d = s["heads"], s["d"]
+    scale = {"sqrt": None, "one": 1.0, "inv": 1.0 / (d // heads)}[s["scale"]]
+    return models.ModelConfig(
+        arch=s["arch"], vocab_size=2048, n_layers=s["layers"], d_model=d, n_heads=heads,
+        n_kv_heads=None if s["kv"] == heads else s["kv"], d_ff=s["ff"], norm_position=s["norm_position"],
+        norm=s["norm"], activation=s["activation"], positional=s["positional"], attn_scale=scale, max_len=128,
+        tie_embeddings=bool(s["tie"]), bias=bool(s["bias"]), seed=int(s["seed"]),
+    )  # fmt: skip
+
+
+def test_defaults_render_both_sides_random_init():
+    at = lab()
+    heat = [f for f in figures(at) if f["layout"].get("title", {}).get("text", "").startswith("Layer 1, head 1")]
+    assert len(heat) == 2
+    bars = titled(at, "Parameters by component")
+    for trace, side in zip(bars["data"][:2], "ab", strict=True):  # values, then the reference bars
+        counts = analysis.parameter_counts(lab_config(at, side))
+        assert array(trace["y"]).tolist() == [float(v) for v in counts.values()]
+
+
+@pytest.mark.parametrize("kv", [4, 2, 1])  # MHA, GQA, MQA
+def test_gqa_heads_share_keys(kv):
+    g = gaps(lab(a_heads="4", a_kv=str(kv)), "A")
+    group = 4 // kv
+    for i in range(4):
+        for j in range(4):
+            assert (g[i, j] == 0) == (i // group == j // group), (kv, i, j, g)
+
+
+def test_no_pe_encoder_is_permutation_equivariant():
+    at = lab(a_arch="encoder", a_positional="none", b_arch="encoder", b_positional="learned")
+    rows = table(at)
+    delta = [float(v) for v in rows["largest change"]]
+    assert delta[0] < 1e-4 and "only permuted" in rows["verdict"][0]
+    assert delta[1] > 1e-2 and "outputs change" in rows["verdict"][1]
+    at = lab(a_arch="decoder", a_positional="none")  # a causal mask alone breaks it
+    assert float(table(at)["largest change"][0]) > 1e-2
+
+
+def side_figures(at, side):
+    """(mean-entropy table over every layer and head, parameter counts) of one side."""
+    entropy = [
+        array(f["data"][0]["z"]) for f in figures(at) if f["layout"]["title"]["text"].startswith("Mean attention")
+    ]
+    bars = titled(at, "Parameters by component")["data"]
+    return entropy["ab".index(side)], array(bars["ab".index(side)]["y"])
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "what"),
+    [("a_activation", "relu", "attention"), ("a_norm", "layernorm", "both"), ("a_norm_position", "post", "both"),
+     ("a_positional", "sinusoidal", "attention"), ("a_scale", "one", "attention"), ("a_seed", 3, "attention"),
+     ("a_d", 128, "both"), ("a_ff", 512, "both"), ("a_bias", True, "params"), ("a_tie", True, "params"),
+     ("a_kv", 1, "both"), ("a_layers", 3, "both"), ("a_arch", "encoder", "attention")],
+)  # fmt: skip
+def test_every_toggle_changes_its_side_only(key, value, what):
+    """Biases start at 0 and tying shares a matrix: at initialisation they change the parameter count, not
+    the attention; SwiGLU -> ReLU keeps the count here only if d_ff is chosen so, so it is not checked."""
+    at = lab()
+    a0, b0 = side_figures(at, "a"), side_figures(at, "b")
+    if isinstance(value, bool):
+        at.toggle(key=key).set_value(value).run()
+    elif key == "a_seed":
+        at.number_input(key=key).set_value(value).run()
+    elif key in ("a_d", "a_ff", "a_layers"):
+        at.select_slider(key=key).set_value(value).run()
+    else:
+        at.selectbox(key=key).set_value(value).run()
+    assert not at.exception
+    a1, b1 = side_figures(at, "a"), side_figures(at, "b")
+    if what in ("attention", "both"):
+        assert a0[0].shape != a1[0].shape or not np.allclose(a0[0], a1[0]), key
+    if what in ("params", "both"):
+        assert a0[1].tolist() != a1[1].tolist(), key
+    if what == "params":
+        np.testing.assert_allclose(a0[0], a1[0], atol=1e-6)  # same function at initialisation
+    np.testing.assert_array_equal(b0[0], b1[0])  # B is untouched
+    np.testing.assert_array_equal(b0[1], b1[1])
+
+
+def test_scale_one_sharpens_attention():
+    """Without 1/sqrt(d_head) the scores are sqrt(d_head) times larger: lower entropy."""
+    sharp, soft = lab(a_scale="one"), lab(a_scale="inv")
+    ent = lambda at: array(titled(at, "Mean attention entropy")["data"][0]["z"]).mean()  # noqa: E731
+    assert ent(sharp) < ent(lab()) < ent(soft)
+
+
+def test_presets_and_copy():
+    at = lab()
+    at.pills(key="b_preset").set_value("bert").run()
+    assert at.session_state["b_arch"] == "encoder" and at.session_state["b_norm_position"] == "post"
+    at.button[0].click().run()  # Copy A to B
+    assert lab_config(at, "b") == lab_config(at, "a")
+
+
+def train_entry(cfg: models.ModelConfig, steps: int = 20):
+    tok = models.load("decoder").tokenizer
+    net, hist = variants.train(cfg, tok, cfg.seed, steps)
+    path = variants.entry_path(variants.variant_key(cfg, cfg.seed), loaders.training_jobs().root)
+    variants.save(net, hist, cfg.seed, path)
+    loaders.training_jobs.clear()  # a restart: the registry scans the cache again
+    return path, hist
+
+
+def test_trained_variant_loads_from_the_cache_and_corrupt_entry_is_rebuilt():
+    at = lab(a_seed="7")
+    cfg = lab_config(at, "a")
+    path, hist = train_entry(cfg)
+    at = lab(a_seed="7")
+    assert not at.warning
+    fig = [f for f in figures(at) if f["layout"].get("yaxis", {}).get("title", {}).get("text") == "held-out loss"]
+    assert fig, "no loss curve"
+    y = array(fig[0]["data"][0]["y"])
+    assert np.nanmin(y) == pytest.approx(min(hist.val))
+    random_at = lab(a_seed="7", weights="random")
+    assert not np.allclose(array(titled(at, "Layer 1, head 1")["data"][0]["z"]),
+                           array(titled(random_at, "Layer 1, head 1")["data"][0]["z"]))  # fmt: skip
+    path.write_bytes(b"not a checkpoint")
+    loaders.lab_model.clear()
+    at = lab(a_seed="7")
+    assert any("could not be read" in w.value for w in at.warning)
+    assert not path.exists()
+    train_entry(cfg)  # rebuilt
+    loaders.lab_model.clear()
+    assert not lab(a_seed="7").warning
+
+
+def test_train_and_stop_buttons_drive_a_child_process():
+    at = lab(a_seed="11")
+    at.button(key="a_train").click().run()
+    jobs = loaders.training_jobs()
+    job = jobs.running()
+    assert job is not None and job.config == lab_config(at, "a")
+    assert at.button(key="b_train").disabled  # one training at a time
+    end = time.time() + 60
+    while not job.history.step and time.time() < end:
+        time.sleep(0.2)
+    at.run()
+    assert any("Step" in p.proto.text for p in at.get("progress")), "no progress bar"
+    at.button(key="a_stop").click().run()
+    assert job.state == "cancelled"
+    assert not variants.entry_path(job.key, jobs.root).exists()
+    assert job.key not in jobs.trained
+
+
+def test_anatomy_tree_is_the_built_module():
+    at = lab(lab_tree="1", lab_anatomy="b")
+    code = at.code[0].value
+    assert code.startswith("Transformer(") and "(decoder): ModuleList(" in code
+    cfg = lab_config(at, "b")
+    tm = titled(at, "Where the parameters of B are")["data"][0]
+    root = next(v for i, v in zip(tm["ids"], array(tm["values"]), strict=True) if i == "root")
+    assert root == sum(analysis.parameter_counts(cfg).values())
+    assert json.dumps(tm)  # serialisable

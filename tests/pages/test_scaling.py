@@ -1,0 +1,61 @@
+"""The model-size and scaling page: counts in the table are the catalog's, the KV cache and ALBERT
+metrics follow their formulas, and the budget slider moves the compute-optimal allocation."""
+
+import math
+
+from models import catalog, scaling
+from tests.pages.apptest import array, open_app, table, titled
+
+
+def page(**query):
+    return open_app("scaling", **query)
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_catalog_table_is_computed():
+    rows = table(page())
+    for name, computed, diff in zip(rows["model"], rows["computed"], rows["difference"], strict=True):
+        p = catalog.BY_NAME[name]
+        assert int(computed.replace(",", "")) == catalog.total(p)
+        assert diff == f"{catalog.relative_error(p):+.1%}"
+
+
+def test_kv_cache_and_gqa_saving_for_llama():
+    m = metrics(page(cat="Llama-3.1-8B", kv_ctx="8192"))
+    assert m["KV cache per token"] == "128 KiB"
+    assert m["KV cache at 8,192 tokens"] == "1.00 GiB"
+    assert m["K/V projection parameters saved"] == f"{32 * 2 * 4096 * 24 * 128:,}"
+    m = metrics(page(cat="GPT-2 XL", kv_dtype="float32", kv_ctx="1"))
+    assert m["KV cache per token"] == f"{2 * 48 * 25 * 64 * 4 / 1024:,.0f} KiB"
+    assert m["K/V projection parameters saved"] == "0"
+
+
+def test_treemap_total_and_module_tree():
+    at = page(cat="BERT-base")
+    tm = titled(at, "Where the parameters of BERT-base are")["data"][0]
+    values = dict(zip(tm["ids"], array(tm["values"]).tolist(), strict=True))
+    assert values["root"] == catalog.total(catalog.BY_NAME["BERT-base"])
+    at.toggle(key="sc_tree").set_value(True).run()
+    assert "(0-11): 12 x Block(" in at.code[0].value
+
+
+def test_albert_defaults_match_the_notes():
+    m = metrics(page())
+    assert m["V × H"] == "23,040,000"
+    assert m["V × E + E × H"] == "3,938,304"
+    m = metrics(page(albert_v="1000", albert_h="64", albert_e="4096"))
+    assert int(m["V × E + E × H"].replace(",", "")) > int(m["V × H"].replace(",", ""))  # E above break-even
+
+
+def test_budget_moves_the_optimum():
+    small, large = page(budget="20"), page(budget="25")
+    for at, c in ((small, 1e20), (large, 1e25)):
+        rows = table(at, 1)
+        n, d = scaling.chinchilla_optimal(c)
+        assert rows["D / N"][0] == f"{d / n:.1f}"
+        assert rows["D / N"][1] == "20.0"
+        assert math.isclose(float(rows["C = 6ND"][0]), c, rel_tol=1e-2)
+        assert float(rows["loss (nats per token)"][0]) <= float(rows["loss (nats per token)"][1])

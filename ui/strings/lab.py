@@ -1,0 +1,283 @@
+"""Strings of the architecture lab."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "nav.lab": {"en": "Architecture lab", "zh": "架构实验室"},
+    "home.lab": {
+        "en": "Build two Transformers side by side from every option (pre/post-norm, LayerNorm/RMSNorm, "
+        "ReLU/GELU/SwiGLU, MHA/GQA/MQA, positional encoding, attention scale), compare their attention and "
+        "parameters, train either one here in about half a minute, and read its module tree.",
+        "zh": "用各种选项（预归一化/后归一化、LayerNorm/RMSNorm、ReLU/GELU/SwiGLU、MHA/GQA/MQA、位置编码、注意力缩放）"
+        "并排搭建两个 Transformer，比较它们的注意力和参数，在这里用半分钟左右训练其中任意一个，并查看它的模块树。",
+    },
+    "lab.intro": {
+        "en": "Each side is one configuration of the app's single Transformer implementation. A change builds a new "
+        "model at once, **randomly initialised** from its seed: what you see is what the architecture does before "
+        "learning anything. **Train this variant** trains it on the app's generated data (the same recipe and the "
+        "same batches for A and B), and the trained weights are kept on disk for next time.",
+        "zh": "每一侧都是本应用唯一那套 Transformer 实现的一种配置。任何改动都会立即构建一个新模型，并按其种子**随机初始化**："
+        "你看到的是该架构在学到任何东西之前的行为。"
+        "**训练这个变体**会在本应用生成的数据上训练它（A 和 B 使用相同的方案和相同的批次），训练好的权重保存在磁盘上，"
+        "下次直接可用。",
+    },
+    "lab.sidebar_note": {
+        "en": "This page builds its own models: the sidebar's model picker does not apply here. Its weights switch "
+        "does: “random” shows the random initialisation even of a variant trained here.",
+        "zh": "本页自行构建模型：侧边栏的模型选择在这里不起作用。侧边栏的权重开关则有效：选“随机初始化”时，"
+        "即使是在这里训练过的变体，也显示其随机初始化。",
+    },
+    "lab.side.a": {"en": "A", "zh": "A"},
+    "lab.side.b": {"en": "B", "zh": "B"},
+    "lab.preset": {"en": "Start from", "zh": "起始配置"},
+    "lab.preset.llama": {"en": "Llama-style", "zh": "Llama 式"},
+    "lab.preset.gpt2": {"en": "GPT-2-style", "zh": "GPT-2 式"},
+    "lab.preset.bert": {"en": "BERT-style", "zh": "BERT 式"},
+    "lab.preset.vaswani": {"en": "Vaswani 2017", "zh": "Vaswani 2017"},
+    "lab.arch": {"en": "Architecture", "zh": "架构"},
+    "lab.arch.encoder": {"en": "Encoder-only", "zh": "仅编码器"},
+    "lab.arch.decoder": {"en": "Decoder-only", "zh": "仅解码器"},
+    "lab.arch.encoder-decoder": {"en": "Encoder-decoder", "zh": "编码器-解码器"},
+    "lab.layers": {"en": "Layers", "zh": "层数"},
+    "lab.layers_help": {
+        "en": "Blocks per stack (an encoder-decoder has this many in the encoder and in the decoder).",
+        "zh": "每个堆栈的块数（编码器-解码器的编码器和解码器中各有这么多块）。",
+    },
+    "lab.d_help": {
+        "en": "Width of the residual stream; each head gets d_model / heads dimensions (d_head).",
+        "zh": "残差流的宽度；每个头分得 d_model / heads 维（d_head）。",
+    },
+    "lab.heads": {"en": "Query heads", "zh": "查询头数"},
+    "lab.heads_help": {
+        "en": "Heads of every attention layer. d_head = d_model / heads.",
+        "zh": "每个注意力层的头数。d_head = d_model / heads。",
+    },
+    "lab.kv": {"en": "Key/value heads", "zh": "键/值头数"},
+    "lab.kv.mha": {"en": "{k} — MHA (one K/V per query head)", "zh": "{k} — MHA（每个查询头各有一组 K/V）"},
+    "lab.kv.gqa": {"en": "{k} — GQA (groups of {group})", "zh": "{k} — GQA（每组 {group} 个头）"},
+    "lab.kv.mqa": {"en": "1 — MQA (all heads share one K/V)", "zh": "1 — MQA（所有头共享一组 K/V）"},
+    "lab.kv_help": {
+        "en": "Grouped-query attention (Ainslie et al. 2023): groups of query heads share one key and one value "
+        "projection. Fewer K/V heads mean fewer parameters and a smaller KV cache.",
+        "zh": "分组查询注意力（GQA，Ainslie 等 2023）：每组查询头共享一个键投影和一个值投影。K/V 头越少，参数越少，"
+        "KV 缓存也越小。",
+    },
+    "lab.ff_help": {
+        "en": "Hidden width of the feed-forward network (for SwiGLU: of each of its two input branches).",
+        "zh": "前馈网络的隐藏层宽度（对 SwiGLU 而言，是其两条输入分支各自的宽度）。",
+    },
+    "lab.norm_position": {"en": "Norm position", "zh": "归一化位置"},
+    "lab.norm_position.pre": {"en": "Pre-norm: x + f(norm(x))", "zh": "预归一化：x + f(norm(x))"},
+    "lab.norm_position.post": {"en": "Post-norm: norm(x + f(x))", "zh": "后归一化：norm(x + f(x))"},
+    "lab.norm_position_help": {
+        "en": "Post-norm is the original Transformer's and BERT's; pre-norm (GPT-2, Llama) keeps a clean residual "
+        "path and trains more stably without a long warm-up (Xiong et al. 2020).",
+        "zh": "后归一化是原始 Transformer 和 BERT 的做法；预归一化（GPT-2、Llama）保留一条干净的残差路径，"
+        "不需要长时间预热也能训练得更稳定（Xiong 等 2020）。",
+    },
+    "lab.norm": {"en": "Norm", "zh": "归一化"},
+    "lab.norm.layernorm": {"en": "LayerNorm", "zh": "LayerNorm"},
+    "lab.norm.rmsnorm": {"en": "RMSNorm", "zh": "RMSNorm"},
+    "lab.norm_help": {
+        "en": "LayerNorm subtracts the mean and divides by the standard deviation, then applies a gain and a bias. "
+        "RMSNorm (Zhang & Sennrich 2019) only divides by the root mean square and applies a gain: no centring, "
+        "no bias.",
+        "zh": "LayerNorm 减去均值、除以标准差，再乘以增益并加上偏置。RMSNorm（Zhang & Sennrich 2019）只除以均方根并乘以增益："
+        "不做中心化，也没有偏置。",
+    },
+    "lab.activation": {"en": "Feed-forward", "zh": "前馈网络"},
+    "lab.activation.relu": {"en": "ReLU", "zh": "ReLU"},
+    "lab.activation.gelu": {"en": "GELU", "zh": "GELU"},
+    "lab.activation.swiglu": {"en": "SwiGLU", "zh": "SwiGLU"},
+    "lab.activation_help": {
+        "en": "SwiGLU (Shazeer 2020) = W₂·(SiLU(W₁x) ⊙ W₃x), where SiLU(z) = z·σ(z). The gate is SiLU (Swish), "
+        "not a bare sigmoid: a sigmoid gate is GLU, a different variant. It has a third matrix W₃.",
+        "zh": "SwiGLU（Shazeer 2020）= W₂·(SiLU(W₁x) ⊙ W₃x)，其中 SiLU(z) = z·σ(z)。门控是 SiLU（Swish），"
+        "而不是单纯的 sigmoid：用 sigmoid 做门控的是 GLU，另一种变体。它多了第三个矩阵 W₃。",
+    },
+    "lab.positional": {"en": "Positional encoding", "zh": "位置编码"},
+    "lab.positional.sinusoidal": {"en": "Sinusoidal (added)", "zh": "正弦（相加）"},
+    "lab.positional.learned": {"en": "Learned (added)", "zh": "可学习（相加）"},
+    "lab.positional.rope": {"en": "RoPE (rotates q and k)", "zh": "RoPE（旋转 q 和 k）"},
+    "lab.positional.none": {"en": "None", "zh": "无"},
+    "lab.positional_help": {
+        "en": "Sinusoidal and learned tables are added to the token embeddings; RoPE rotates queries and keys "
+        "inside every self-attention (Su et al. 2021); none gives attention no position at all.",
+        "zh": "正弦表和可学习表加到词元嵌入上；RoPE 在每个自注意力内部旋转查询和键（Su 等 2021）；"
+        "选“无”则注意力完全得不到位置信息。",
+    },
+    "lab.scale": {"en": "Attention scale", "zh": "注意力缩放"},
+    "lab.scale.sqrt": {"en": "1/√d_head (Vaswani et al.)", "zh": "1/√d_head（Vaswani 等）"},
+    "lab.scale.one": {"en": "1 (no scaling)", "zh": "1（不缩放）"},
+    "lab.scale.inv": {"en": "1/d_head (μP)", "zh": "1/d_head（μP）"},
+    "lab.scale_help": {
+        "en": "The factor on q·k before the softmax. 1/√d_head keeps the scores' variance near 1 at initialisation "
+        "(see the softmax lesson); 1/d_head is the μP choice (Yang et al. 2021).",
+        "zh": "softmax 之前乘在 q·k 上的因子。1/√d_head 让打分的方差在初始化时保持在 1 附近（见 softmax 一课）；"
+        "1/d_head 是 μP 的选择（Yang 等 2021）。",
+    },
+    "lab.seed": {"en": "Seed", "zh": "种子"},
+    "lab.seed_help": {
+        "en": "Sets the random initialisation and, when training, the order of the batches.",
+        "zh": "决定随机初始化，以及训练时批次的顺序。",
+    },
+    "lab.bias": {"en": "Biases", "zh": "偏置"},
+    "lab.bias_help": {
+        "en": "Biases in the attention and feed-forward projections (BERT, GPT-2 have them; Llama does not).",
+        "zh": "注意力和前馈网络投影中的偏置（BERT、GPT-2 有；Llama 没有）。",
+    },
+    "lab.tie": {"en": "Tie embeddings", "zh": "绑定嵌入"},
+    "lab.tie_help": {
+        "en": "The output layer reuses the token-embedding matrix (Press & Wolf 2017).",
+        "zh": "输出层复用词元嵌入矩阵（Press & Wolf 2017）。",
+    },
+    "lab.invalid": {"en": "This configuration is not valid: {error}", "zh": "此配置无效：{error}"},
+    "lab.copy_ab": {"en": "Copy A to B", "zh": "把 A 复制到 B"},
+    "lab.copy_ba": {"en": "Copy B to A", "zh": "把 B 复制到 A"},
+    "lab.compare": {"en": "The same prompt through A and B", "zh": "同一输入分别通过 A 和 B"},
+    "lab.random_badge": {
+        "en": "Random initialisation (untrained), seed {seed}",
+        "zh": "随机初始化（未训练），种子 {seed}",
+    },
+    "lab.trained_badge": {
+        "en": "Trained here: {steps} steps, held-out loss {val}",
+        "zh": "已在此训练：{steps} 步，留出集损失 {val}",
+    },
+    "lab.random_by_sidebar": {
+        "en": "This variant has trained weights; the sidebar's weights switch is set to random.",
+        "zh": "这个变体已有训练好的权重；但侧边栏的权重开关设为了随机初始化。",
+    },
+    "lab.summary": {
+        "en": "**{total}** parameters ({short}) · d_head = {d_head} · scale on q·k = {scale}",
+        "zh": "**{total}** 个参数（{short}）· d_head = {d_head} · q·k 上的缩放 = {scale}",
+    },
+    "lab.train": {"en": "Train this variant ({steps} steps)", "zh": "训练这个变体（{steps} 步）"},
+    "lab.train_help": {
+        "en": "Trains in a separate low-priority process on the app's generated data (tens of seconds for a small "
+        "variant); other pages stay responsive. The result is kept in your cache directory.",
+        "zh": "在一个单独的低优先级进程中用本应用生成的数据训练（小变体需几十秒）；其他页面仍能正常响应。"
+        "结果保存在你的缓存目录中。",
+    },
+    "lab.busy": {
+        "en": "Another variant is training ({pct} done); one trains at a time.",
+        "zh": "另一个变体正在训练（已完成 {pct}）；一次只能训练一个。",
+    },
+    "lab.progress": {
+        "en": "Step {step} of {steps} · training loss {loss} · held-out loss {val} · {seconds} s",
+        "zh": "第 {step} / {steps} 步 · 训练损失 {loss} · 留出集损失 {val} · {seconds} 秒",
+    },
+    "lab.stop": {"en": "Stop training", "zh": "停止训练"},
+    "lab.cancelled": {"en": "Training was stopped; nothing was saved.", "zh": "训练已停止；没有保存任何内容。"},
+    "lab.failed": {"en": "Training failed: {error}", "zh": "训练失败：{error}"},
+    "lab.corrupt": {
+        "en": "The saved weights of this variant could not be read ({error}). They were deleted: train it again to "
+        "rebuild them.",
+        "zh": "无法读取这个变体保存的权重（{error}）。它们已被删除：重新训练即可重建。",
+    },
+    "lab.clamped": {
+        "en": "This side has fewer layers or heads: showing layer {layer}, head {head}.",
+        "zh": "这一侧的层数或头数较少：显示第 {layer} 层第 {head} 头。",
+    },
+    "lab.heatmap_title": {"en": "Layer {layer}, head {head}", "zh": "第 {layer} 层第 {head} 头"},
+    "lab.entropy": {"en": "mean entropy (nats)", "zh": "平均熵（奈特）"},
+    "lab.entropy_fig": {"en": "Mean attention entropy per head (nats)", "zh": "每个头的平均注意力熵（奈特）"},
+    "lab.entropy_caption": {
+        "en": "Entropy of each query's attention row, averaged over the rows: 0 means every query attends to one "
+        "key; {max} = ln({n}) would be uniform over all {n} tokens. Under a causal mask, early rows have few keys, "
+        "so their entropy is small by construction.",
+        "zh": "每个查询的注意力行的熵，对所有行取平均：0 表示每个查询只关注一个键；"
+        "{max} = ln({n}) 对应在全部 {n} 个词元上均匀分布。在因果掩码下，靠前的行能看到的键很少，所以它们的熵天然就小。",
+    },
+    "lab.params_title": {"en": "Parameters", "zh": "参数"},
+    "lab.params": {"en": "parameters", "zh": "参数量"},
+    "lab.params_fig": {"en": "Parameters by component (log scale)", "zh": "各组件的参数量（对数坐标）"},
+    "lab.params_explain": {
+        "en": "Computed from the configuration alone (`models.analysis.parameter_counts`) and checked in the tests "
+        "against the modules PyTorch builds. With a 2 048-token vocabulary and a small d_model, the embedding "
+        "table is a large share of a toy model: in Llama-3.1-8B it is {share}, the rest is mostly attention and FFN "
+        "(see the Model size page).",
+        "zh": "仅由配置计算得出（`models.analysis.parameter_counts`），并在测试中与 PyTorch 实际构建的模块核对。"
+        "词表为 2 048 个词元、d_model 又较小时，嵌入表在玩具模型中占很大比例；在 Llama-3.1-8B 中它占 {share}，"
+        "其余大部分是注意力和前馈网络（FFN）（见“模型规模”页面）。",
+    },
+    "lab.loss_title": {"en": "Held-out loss while training", "zh": "训练过程中的留出集损失"},
+    "lab.step": {"en": "training step", "zh": "训练步数"},
+    "lab.loss": {"en": "cross-entropy (nats per token)", "zh": "交叉熵（奈特/词元）"},
+    "lab.train_loss": {"en": "training loss (smoothed)", "zh": "训练损失（平滑）"},
+    "lab.held_loss": {"en": "held-out loss", "zh": "留出集损失"},
+    "lab.uniform": {"en": "uniform guess, ln V", "zh": "均匀猜测，ln V"},
+    "lab.loss_explain": {
+        "en": "Cross-entropy on held-out batches (the same ones at every point), measured every 50 steps. Both "
+        "sides use one recipe: {steps} steps of AdamW, batch {batch}, sequences of {seq_len} tokens, peak learning "
+        "rate {lr} after {warmup} warm-up steps, cosine decay. The task follows the architecture: next token "
+        "(decoder), masked tokens (encoder), number translation (encoder-decoder), so only curves of the same "
+        "architecture compare.",
+        "zh": "留出批次上的交叉熵（每个点用的都是同一批），每 50 步测一次。两侧使用同一套方案：AdamW 训练 {steps} 步，"
+        "批大小 {batch}，序列长 {seq_len} 个词元，经过 {warmup} 步预热后达到峰值学习率 {lr}，再按余弦衰减。任务取决于架构："
+        "预测下一个词元（解码器）、预测被掩盖的词元（编码器）、数字翻译（编码器-解码器），因此只有同一架构的曲线才能相互比较。",
+    },
+    "lab.no_losses": {
+        "en": "Train A or B to see their learning curves here.",
+        "zh": "训练 A 或 B，就能在这里看到它们的学习曲线。",
+    },
+    "lab.checks_title": {
+        "en": "What the options change, checked on the prompt",
+        "zh": "各选项改变了什么：在输入上检验",
+    },
+    "lab.gqa_explain": {
+        "en": "**Shared keys (GQA / MQA).** Each cell is the largest difference between the keys two query heads "
+        "compare against, recomputed from the model on this prompt. 0 means the two heads read the *same* key "
+        "vectors: one K/V projection serves them both. With MHA only the diagonal is 0; with GQA the zeros form "
+        "blocks, one per group; with MQA every cell is 0.",
+        "zh": "**共享的键（GQA / MQA）。** 每个格子是两个查询头所比对的键之间的最大差值，由模型在这个输入上重新计算。"
+        "0 表示两个头读取的是*同一组*键向量：一个 K/V 投影同时服务于它们。MHA 只有对角线为 0；GQA 的零构成若干块，每组一块；"
+        "MQA 的每个格子都是 0。",
+    },
+    "lab.gaps_fig": {
+        "en": "{side}, layer {layer}: max |kᵢ − kⱼ| ({kv} K/V heads for {heads} query heads)",
+        "zh": "{side}，第 {layer} 层：max |kᵢ − kⱼ|（{heads} 个查询头对应 {kv} 个 K/V 头）",
+    },
+    "lab.shuffle_explain": {
+        "en": "**Position.** The prompt's words are shuffled (special tokens stay put) and the last layer's outputs "
+        "compared with the original ones, permuted the same way. Without a positional encoding and under a "
+        "bidirectional mask, attention cannot tell the orders apart: the outputs are only permuted (differences "
+        "at float32 rounding, below 1e-4). A causal mask, or any positional encoding, breaks this.",
+        "zh": "**位置。** 打乱输入中的词（特殊词元保持不动），把最后一层的输出与按同样方式重排后的原始输出比较。"
+        "没有位置编码且使用双向掩码时，注意力无法区分这些顺序：输出只是被重新排列（差异只在 float32 舍入级别，低于 1e-4）。"
+        "因果掩码或任何位置编码都会打破这一点。",
+    },
+    "lab.col.side": {"en": "side", "zh": "侧"},
+    "lab.col.pe": {"en": "positional encoding", "zh": "位置编码"},
+    "lab.col.mask": {"en": "mask", "zh": "掩码"},
+    "lab.col.delta": {"en": "largest change", "zh": "最大变化"},
+    "lab.col.verdict": {"en": "verdict", "zh": "结论"},
+    "lab.shuffle.equivariant": {"en": "only permuted: order is invisible", "zh": "只是重新排列：看不到顺序"},
+    "lab.shuffle.changes": {"en": "outputs change: the model sees order", "zh": "输出改变：模型能看到顺序"},
+    "lab.shuffle.none": {
+        "en": "nothing to shuffle (fewer than two distinct words)",
+        "zh": "无可打乱（不同的词少于两个）",
+    },
+    "lab.anatomy_title": {"en": "Anatomy", "zh": "结构剖析"},
+    "lab.anatomy_side": {"en": "Show the anatomy of", "zh": "显示结构剖析"},
+    "lab.treemap_fig": {"en": "Where the parameters of {side} are", "zh": "{side} 的参数分布在哪里"},
+    "lab.tree_explain": {
+        "en": "The module tree is the model printed the way PyTorch prints any `nn.Module`, the same printout the "
+        "notes show for Llama and Qwen. A decoder-only block holds **one** self-attention (masked) and a "
+        "feed-forward network; only the encoder-decoder's decoder blocks add a second attention, and that one is "
+        "cross-attention over the encoder's output. Notes that give a GPT block two self-attention layers are "
+        "wrong.",
+        "zh": "模块树就是按 PyTorch 打印任何 `nn.Module` 的方式打印出的模型，与笔记中给出的 Llama 和 Qwen 的打印结果一样。"
+        "仅解码器的块只包含**一个**（带掩码的）自注意力和一个前馈网络；只有编码器-解码器中的解码器块才多一个注意力，"
+        "而那是对编码器输出的交叉注意力。说 GPT 块有两个自注意力层的笔记是错的。",
+    },
+    "lab.tree_toggle": {"en": "Show the module tree", "zh": "显示模块树"},
+    "part.embeddings": {"en": "embeddings", "zh": "嵌入"},
+    "part.attention": {"en": "attention", "zh": "注意力"},
+    "part.attention.q": {"en": "W_q", "zh": "W_q"},
+    "part.attention.k": {"en": "W_k", "zh": "W_k"},
+    "part.attention.v": {"en": "W_v", "zh": "W_v"},
+    "part.attention.o": {"en": "W_o", "zh": "W_o"},
+    "part.ffn": {"en": "feed-forward", "zh": "前馈网络"},
+    "part.norms": {"en": "norms", "zh": "归一化层"},
+    "part.head": {"en": "output head", "zh": "输出头"},
+    "part.pooler": {"en": "pooler", "zh": "池化层"},
+    "part.root": {"en": "all parameters", "zh": "全部参数"},
+}
