@@ -11,6 +11,7 @@ import models
 import viz
 from models import analysis, catalog, variants
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
+from models.transformer import INIT_STD
 from ui import controls, shell, state
 from ui.i18n import md, names, t, viz_labels
 from ui.loaders import lab_model, lab_run, training_jobs
@@ -45,7 +46,7 @@ def _copy(src: str, dst: str) -> None:
 
 
 def kv_label(heads: int):
-    kinds = {heads: "mha", 1: "mqa"}
+    kinds = {1: "mqa", heads: "mha"}  # one query head: MHA (and MQA) with one K/V head
     return lambda k: t(f"lab.kv.{kinds.get(k, 'gqa')}", k=k, group=heads // k)
 
 
@@ -136,7 +137,7 @@ def training_panel(side: str, cfg: models.ModelConfig, key: str) -> None:
               on_click=jobs.start, args=(cfg, cfg.seed), disabled=busy is not None,
               help=t("lab.train_help"))  # fmt: skip
     if busy is not None:
-        st.caption(t("lab.busy", pct=f"{busy.progress:.0%}"))
+        st.caption(t("lab.busy"))
 
 
 def side_model(side: str, cfg: models.ModelConfig) -> tuple[models.LiveModel, str | None, dict | None]:
@@ -180,6 +181,12 @@ layer, head = controls.layer_head(
         n_layers=max(c.n_layers for c in configs.values()), n_heads=max(c.n_heads for c in configs.values())
     )
 )
+state.ensure("autoscale")
+st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
+shell.track("autoscale")
+zmax = None if st.session_state["autoscale"] else 1.0
+if any(sides[s][1] is None for s in SIDES):
+    st.caption(t("lab.random_explain", std=INIT_STD))
 cols = st.columns(2, gap="large")
 for side, col in zip(SIDES, cols, strict=True):
     cfg, (model, trained, history) = configs[side], sides[side]
@@ -202,18 +209,19 @@ for side, col in zip(SIDES, cols, strict=True):
         if (li, hi) != (layer, head):
             st.caption(t("lab.clamped", layer=li + 1, head=hi + 1))
         title = t("lab.heatmap_title", layer=li + 1, head=hi + 1)
-        st.plotly_chart(viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, scale=scale,
-                                    labels=labels), key=f"{side}_heat")  # fmt: skip
+        st.plotly_chart(viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax,
+                                    scale=scale, labels=labels), key=f"{side}_heat")  # fmt: skip
         st.plotly_chart(
             viz.plots.value_heatmap(
                 run["entropy"], [str(i + 1) for i in range(cfg.n_layers)], [str(h + 1) for h in range(cfg.n_heads)],
-                index_labels=False, title=t("lab.entropy_fig"), x_title=t("lbl.head"), y_title=t("lbl.layer"),
+                index_labels=False, title=t("lab.entropy_fig", uniform=f"{run['uniform']:.2f}"),
+                x_title=t("lbl.head"), y_title=t("lbl.layer"),
                 hover_name=t("lab.entropy"), zmin=0, zmax=float(np.log(len(run["tokens"]))), text_fmt=".2f",
                 height=int(120 + 40 * cfg.n_layers), square=False, scale=scale,
             ),
             key=f"{side}_entropy",
         )  # fmt: skip
-st.caption(t("lab.entropy_caption", max=f"{np.log(len(runs['a']['tokens'])):.2f}", n=len(runs["a"]["tokens"])))
+st.caption(t("lab.entropy_caption"))
 
 # ----------------------------------------------------------------- parameters and learning
 st.header(t("lab.params_title"))

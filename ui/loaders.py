@@ -236,6 +236,7 @@ def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
         "tokens": tr.tokens,
         "attention": att,
         "entropy": analysis.row_entropy(att).mean(-1),  # [L, H]
+        "uniform": float(np.log(tr.masks[self_key(model)].sum(-1)).mean()),  # the same, for uniform rows
         "key_gaps": experiments.key_gaps(experiments.head_keys(model, tr)),  # [L, H, H]
         "shuffle": float(experiments.shuffle_test(model, tr.ids, order, model.config.default_mask).max()),
         "shuffled": order != list(range(len(order))),

@@ -51,9 +51,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个注意力层的头数。d_head = d_model / heads。",
     },
     "lab.kv": {"en": "Key/value heads", "zh": "键/值头数"},
-    "lab.kv.mha": {"en": "{k} — MHA (one K/V per query head)", "zh": "{k} — MHA（每个查询头各有一组 K/V）"},
-    "lab.kv.gqa": {"en": "{k} — GQA (groups of {group})", "zh": "{k} — GQA（每组 {group} 个头）"},
-    "lab.kv.mqa": {"en": "1 — MQA (all heads share one K/V)", "zh": "1 — MQA（所有头共享一组 K/V）"},
+    "lab.kv.mha": {"en": "{k} (MHA)", "zh": "{k}（MHA）"},
+    "lab.kv.gqa": {"en": "{k} (GQA, groups of {group})", "zh": "{k}（GQA，每组 {group} 个头）"},
+    "lab.kv.mqa": {"en": "1 (MQA, one for all)", "zh": "1（MQA，所有头共享）"},
     "lab.kv_help": {
         "en": "Grouped-query attention (Ainslie et al. 2023): groups of query heads share one key and one value "
         "projection. Fewer K/V heads mean fewer parameters and a smaller KV cache.",
@@ -157,8 +157,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "结果保存在你的缓存目录中。",
     },
     "lab.busy": {
-        "en": "Another variant is training ({pct} done); one trains at a time.",
-        "zh": "另一个变体正在训练（已完成 {pct}）；一次只能训练一个。",
+        "en": "Another variant is training; one trains at a time.",
+        "zh": "另一个变体正在训练；一次只能训练一个。",
     },
     "lab.progress": {
         "en": "Step {step} of {steps} · training loss {loss} · held-out loss {val} · {seconds} s",
@@ -172,19 +172,31 @@ STRINGS: dict[str, dict[str, str]] = {
         "rebuild them.",
         "zh": "无法读取这个变体保存的权重（{error}）。它们已被删除：重新训练即可重建。",
     },
+    "lab.random_explain": {
+        "en": "Untrained weights start small (standard deviation {std}, as in GPT-2), so q·k is close to 0 and every "
+        "head spreads its weight almost evenly over the keys it may see: compare each entropy with the uniform "
+        "value in its title, and switch on auto-scaled colours to see the small differences. Patterns such as "
+        "attending to the previous token only appear with training.",
+        "zh": "未训练的权重初始值很小（标准差 {std}，与 GPT-2 相同），因此 q·k 接近 0，每个头几乎把权重平均分给它能看到的所有键："
+        "把每个熵值与标题中的均匀分布值比较，并打开自动色阶以看清细小差异。像关注前一个词元这样的模式只有经过训练才会出现。",
+    },
     "lab.clamped": {
         "en": "This side has fewer layers or heads: showing layer {layer}, head {head}.",
         "zh": "这一侧的层数或头数较少：显示第 {layer} 层第 {head} 头。",
     },
     "lab.heatmap_title": {"en": "Layer {layer}, head {head}", "zh": "第 {layer} 层第 {head} 头"},
     "lab.entropy": {"en": "mean entropy (nats)", "zh": "平均熵（奈特）"},
-    "lab.entropy_fig": {"en": "Mean attention entropy per head (nats)", "zh": "每个头的平均注意力熵（奈特）"},
+    "lab.entropy_fig": {
+        "en": "Mean attention entropy per head (nats); uniform rows: {uniform}",
+        "zh": "每个头的平均注意力熵（奈特）；均匀分布时：{uniform}",
+    },
     "lab.entropy_caption": {
-        "en": "Entropy of each query's attention row, averaged over the rows: 0 means every query attends to one "
-        "key; {max} = ln({n}) would be uniform over all {n} tokens. Under a causal mask, early rows have few keys, "
-        "so their entropy is small by construction.",
-        "zh": "每个查询的注意力行的熵，对所有行取平均：0 表示每个查询只关注一个键；"
-        "{max} = ln({n}) 对应在全部 {n} 个词元上均匀分布。在因果掩码下，靠前的行能看到的键很少，所以它们的熵天然就小。",
+        "en": "Entropy of each query's attention row, averaged over the rows: 0 means every query attends to one key. "
+        "Each title gives the same average for rows that spread evenly over every key the mask lets them see "
+        "(the mean of ln(number of visible keys)): under a causal mask early rows see few keys, so it is below "
+        "ln(number of tokens).",
+        "zh": "每个查询的注意力行的熵，对所有行取平均：0 表示每个查询只关注一个键。每个标题给出的是：当每一行把权重平均分给掩码允许它看到的"
+        "所有键时的同一平均值（ln(可见键的数量) 的平均）：在因果掩码下，靠前的行能看到的键很少，所以它低于 ln(词元数)。",
     },
     "lab.params_title": {"en": "Parameters", "zh": "参数"},
     "lab.params": {"en": "parameters", "zh": "参数量"},
