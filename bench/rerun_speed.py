@@ -43,6 +43,19 @@ PAGES = {
     "translate": [({}, [("next token", "button", "tr_step_next", [None]),
                         ("typed target", "text_input", "typed", ["one", "one thousand", "two", "nine"])])],
     "mlm": [({}, [("recipe seed", "number_input", "recipe_seed", [1, 2, 3, 4])])],
+    # lab: a new seed builds and runs a new model every time (no cache hits); the other toggles cycle
+    # through their options, so after the first round they hit the caches, as flipping back and forth does
+    "lab": [({}, [("new seed", "number_input", "a_seed", list(range(1, 40))),
+                  ("activation", "selectbox", "a_activation", ["relu", "gelu", "swiglu"]),
+                  ("kv heads", "selectbox", "a_kv", [1, 4, 2]),
+                  ("positional", "selectbox", "a_positional", ["sinusoidal", "learned", "none", "rope"]),
+                  ("norm", "selectbox", "a_norm", ["layernorm", "rmsnorm"]),
+                  ("pre/post", "selectbox", "a_norm_position", ["post", "pre"]),
+                  ("d_model", "select_slider", "a_d", [128, 256, 32, 64]),
+                  ("layers", "select_slider", "a_layers", [3, 4, 1, 2]),
+                  ("architecture", "selectbox", "a_arch", ["encoder", "encoder-decoder", "decoder"])])],
+    "scaling": [({}, [("model", "selectbox", "cat", ["BERT-base", "GPT-2 XL", "Qwen2.5-7B", "Llama-3.1-8B"]),
+                      ("budget", "slider", "budget", [20.0, 22.5, 25.0, 23.76])])],
 }  # fmt: skip
 
 
@@ -85,7 +98,7 @@ def main() -> None:
     for page in args.pages.split(","):
         for query, controls in PAGES[page]:
             label = " ".join(v for k, v in query.items() if k in ("model", "view")) or "prompt"
-            for n in (16,) if page == "translate" else (16, 64, 256):
+            for n in () if page == "scaling" else (16,) if page == "translate" else (16, 64, 256):
                 at = open_page(page, query, prompt_of(n, "x"))
 
                 prompts = [prompt_of(n, f"x{i}") for i in range(args.repeat + 2)]  # new every time: no cache hits
