@@ -93,7 +93,9 @@ def progress_text(h: variants.History, steps: int) -> str:
     step = h.step[-1] if h.step else 0
     loss = h.loss[-1] if h.loss else float("nan")
     val = h.val[-1] if h.val else float("nan")
-    return t("lab.progress", step=step, steps=steps, loss=f"{loss:.3f}", val=f"{val:.3f}", seconds=f"{h.seconds:.0f}")
+    eta = h.seconds * (steps - step) / step if step else float("nan")  # the pace so far
+    return t("lab.progress", step=step, steps=steps, loss=f"{loss:.3f}", val=f"{val:.3f}", seconds=f"{h.seconds:.0f}",
+             eta=f"{eta:.0f}")  # fmt: skip
 
 
 def curve(h: variants.History, steps: int, name: str):

@@ -161,8 +161,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "另一个变体正在训练；一次只能训练一个。",
     },
     "lab.progress": {
-        "en": "Step {step} of {steps} · training loss {loss} · held-out loss {val} · {seconds} s",
-        "zh": "第 {step} / {steps} 步 · 训练损失 {loss} · 留出集损失 {val} · {seconds} 秒",
+        "en": "Step {step} of {steps} · training loss {loss} · held-out loss {val} · {seconds} s, about {eta} s to go",
+        "zh": "第 {step} / {steps} 步 · 训练损失 {loss} · 留出集损失 {val} · 已用 {seconds} 秒，约剩 {eta} 秒",
     },
     "lab.stop": {"en": "Stop training", "zh": "停止训练"},
     "lab.cancelled": {"en": "Training was stopped; nothing was saved.", "zh": "训练已停止；没有保存任何内容。"},
