@@ -17,10 +17,16 @@ HEADINGS = {
     "translate": ("Teacher forcing: you write the target", "教师强制：由你来写目标", 6),
     "mlm": ("BERT's masking recipe, live", "BERT 的掩码方案（现场运行）", 5),
     "similarity": ("Sentence similarity (MiniLM)", "句子相似度（MiniLM）", 2),
+    "lab": ("What the options change, checked on the prompt", "各选项改变了什么：在输入上检验", 8),
+    "scaling": (
+        "Chinchilla (Hoffmann et al. 2022): how to split a compute budget",
+        "Chinchilla（Hoffmann 等 2022）：如何分配计算预算",
+        6,
+    ),
 }
 
 
-FORMULAS = ("rank", "positional", "softmax", "similarity")
+FORMULAS = ("rank", "positional", "softmax", "similarity", "scaling")
 
 
 def _open(page: Page, path: str, n_plots: int) -> None:
