@@ -60,23 +60,29 @@ def config_controls(side: str) -> models.ModelConfig:
         ss[key("kv")] = ss[key("heads")]
     st.pills(t("lab.preset"), list(LAB_PRESETS), format_func=names("lab.preset"), key=key("preset"),
              on_change=_apply_preset, args=(side,))  # fmt: skip
-    c1, c2 = st.columns(2)
-    c1.selectbox(t("lab.arch"), ARCHS, format_func=names("lab.arch"), key=key("arch"))
-    c2.select_slider(t("lab.layers"), LAB_LAYERS, key=key("layers"), help=t("lab.layers_help"))
-    c1.select_slider("d_model", LAB_D_MODEL, key=key("d"), help=t("lab.d_help"))
-    c2.select_slider(t("lab.heads"), LAB_HEADS, key=key("heads"), help=t("lab.heads_help"))
+    widgets = [
+        lambda: st.selectbox(t("lab.arch"), ARCHS, format_func=names("lab.arch"), key=key("arch")),
+        lambda: st.select_slider(t("lab.layers"), LAB_LAYERS, key=key("layers"), help=t("lab.layers_help")),
+        lambda: st.select_slider("d_model", LAB_D_MODEL, key=key("d"), help=t("lab.d_help")),
+        lambda: st.select_slider(t("lab.heads"), LAB_HEADS, key=key("heads"), help=t("lab.heads_help")),
+        lambda: st.selectbox(t("lab.kv"), [k for k in LAB_HEADS if ss[key("heads")] % k == 0][::-1],
+                             format_func=kv_label(ss[key("heads")]), key=key("kv"), help=t("lab.kv_help")),
+        lambda: st.select_slider("d_ff", LAB_D_FF, key=key("ff"), help=t("lab.ff_help")),
+        *[lambda name=name, options=options: st.selectbox(t(f"lab.{name}"), options, format_func=names(f"lab.{name}"),
+                                                          key=key(name), help=t(f"lab.{name}_help"))
+          for name, options in (("norm_position", NORM_POSITIONS), ("norm", NORMS), ("activation", ACTIVATIONS),
+                                ("positional", POSITIONALS), ("scale", LAB_SCALES))],
+        lambda: st.number_input(t("lab.seed"), 0, 99, key=key("seed"), help=t("lab.seed_help")),
+        lambda: st.toggle(t("lab.bias"), key=key("bias"), help=t("lab.bias_help")),
+        lambda: st.toggle(t("lab.tie"), key=key("tie"), help=t("lab.tie_help")),
+    ]  # fmt: skip
+    # Two per row, a row at a time, so a phone stacks them in reading order; one per row on a projector.
+    per_row = 1 if settings.present else 2
+    for start in range(0, len(widgets), per_row):
+        for col, draw in zip(st.columns(per_row), widgets[start : start + per_row], strict=False):
+            with col:
+                draw()
     heads = ss[key("heads")]
-    c1.selectbox(t("lab.kv"), [k for k in LAB_HEADS if heads % k == 0][::-1], format_func=kv_label(heads),
-                 key=key("kv"), help=t("lab.kv_help"))  # fmt: skip
-    c2.select_slider("d_ff", LAB_D_FF, key=key("ff"), help=t("lab.ff_help"))
-    for col, name, options in ((c1, "norm_position", NORM_POSITIONS), (c2, "norm", NORMS),
-                               (c1, "activation", ACTIVATIONS), (c2, "positional", POSITIONALS),
-                               (c1, "scale", LAB_SCALES)):  # fmt: skip
-        col.selectbox(t(f"lab.{name}"), options, format_func=names(f"lab.{name}"), key=key(name),
-                      help=t(f"lab.{name}_help"))  # fmt: skip
-    c2.number_input(t("lab.seed"), 0, 99, key=key("seed"), help=t("lab.seed_help"))
-    c1.toggle(t("lab.bias"), key=key("bias"), help=t("lab.bias_help"))
-    c2.toggle(t("lab.tie"), key=key("tie"), help=t("lab.tie_help"))
     shell.track(*(key(name) for name in FIELDS))
     d_head = ss[key("d")] // heads
     attn_scale = {"sqrt": None, "one": 1.0, "inv": 1.0 / d_head}[ss[key("scale")]]
@@ -172,7 +178,7 @@ c1, c2, _ = st.columns([1, 1, 2])
 c1.button(t("lab.copy_ab"), on_click=_copy, args=("a", "b"), icon=":material/arrow_forward:")
 c2.button(t("lab.copy_ba"), on_click=_copy, args=("b", "a"), icon=":material/arrow_back:")
 
-runs, sides = {}, {}
+sides = {}
 for side in SIDES:
     sides[side] = side_model(side, configs[side])
 text = shell.prompt_or_stop(settings, sides["a"][0])
@@ -189,11 +195,12 @@ shell.track("autoscale")
 zmax = None if st.session_state["autoscale"] else 1.0
 if any(sides[s][1] is None for s in SIDES):
     st.caption(t("lab.random_explain", std=INIT_STD))
+runs = {side: lab_run(json.dumps(configs[side].to_dict(), sort_keys=True), sides[side][1], text) for side in SIDES}
+entropy_max = max(float(np.log(len(r["tokens"]))) for r in runs.values())  # one colour scale for A and B
 cols = st.columns(2, gap="large")
 for side, col in zip(SIDES, cols, strict=True):
-    cfg, (model, trained, history) = configs[side], sides[side]
+    cfg, (model, trained, history), run = configs[side], sides[side], runs[side]
     key = variants.variant_key(cfg, cfg.seed)
-    run = runs[side] = lab_run(json.dumps(cfg.to_dict(), sort_keys=True), trained, text)
     with col:
         st.subheader(t(f"lab.side.{side}"))
         total = sum(analysis.parameter_counts(cfg).values())
@@ -210,7 +217,8 @@ for side, col in zip(SIDES, cols, strict=True):
         li, hi = min(layer, cfg.n_layers - 1), min(head, cfg.n_heads - 1)
         if (li, hi) != (layer, head):
             st.caption(t("lab.clamped", layer=li + 1, head=hi + 1))
-        title = t("lab.heatmap_title", layer=li + 1, head=hi + 1)
+        attn = names("attn")("decoder.self" if cfg.arch == "decoder" else "encoder.self")
+        title = t("lab.heatmap_title", attn=attn, layer=li + 1, head=hi + 1)
         st.plotly_chart(viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax,
                                     scale=scale, labels=labels), key=f"{side}_heat")  # fmt: skip
         st.plotly_chart(
@@ -218,8 +226,8 @@ for side, col in zip(SIDES, cols, strict=True):
                 run["entropy"], [str(i + 1) for i in range(cfg.n_layers)], [str(h + 1) for h in range(cfg.n_heads)],
                 index_labels=False, title=t("lab.entropy_fig", uniform=f"{run['uniform']:.2f}"),
                 x_title=t("lbl.head"), y_title=t("lbl.layer"),
-                hover_name=t("lab.entropy"), zmin=0, zmax=float(np.log(len(run["tokens"]))), text_fmt=".2f",
-                height=int(120 + 40 * cfg.n_layers), square=False, scale=scale,
+                hover_name=t("lab.entropy"), zmin=0, zmax=entropy_max, text_fmt=".2f",
+                height=int(200 + 40 * cfg.n_layers), square=False, scale=scale,
             ),
             key=f"{side}_entropy",
         )  # fmt: skip
@@ -268,13 +276,15 @@ else:
 st.header(t("lab.checks_title"))
 st.markdown(t("lab.gqa_explain"))
 cols = st.columns(2, gap="large")
+gap_max = max(float(runs[s]["key_gaps"][min(layer, configs[s].n_layers - 1)].max()) for s in SIDES) or 1.0  # shared
 for side, col in zip(SIDES, cols, strict=True):
     cfg, run = configs[side], runs[side]
     li = min(layer, cfg.n_layers - 1)
     heads = [str(h + 1) for h in range(cfg.n_heads)]
     col.plotly_chart(
-        viz.plots.value_heatmap(run["key_gaps"][li], heads, heads, index_labels=False, x_title=t("lbl.head"),
-                                y_title=t("lbl.head"), hover_name="max |k_i − k_j|", zmin=0, text_fmt=".2f",
+        viz.plots.value_heatmap(run["key_gaps"][li], heads, heads, index_labels=False, x_title=t("lab.query_head"),
+                                y_title=t("lab.query_head"), hover_name="max |k_i − k_j|", zmin=0, zmax=gap_max,
+                                text_fmt=".2f",
                                 title=t("lab.gaps_fig", side=t(f"lab.side.{side}"), layer=li + 1,
                                         kv=cfg.kv_heads, heads=cfg.n_heads), scale=scale),
         key=f"{side}_gaps",
@@ -304,8 +314,7 @@ with c1:
     st.plotly_chart(viz.param_treemap(counts_side, {p: t(f"part.{p}") for p in PARTS} | {"root": t("part.root")},
                                       title=t("lab.treemap_fig", side=t(f"lab.side.{side}")), scale=scale),
                     key="lab_treemap")  # fmt: skip
-with c2:
-    st.markdown(t("lab.tree_explain"))
-    state.ensure("lab_tree")
-    if st.toggle(t("lab.tree_toggle"), key="lab_tree"):
-        st.code(repr(model.net), language="text")
+c2.markdown(t("lab.tree_explain"))
+state.ensure("lab_tree")
+if st.toggle(t("lab.tree_toggle"), key="lab_tree"):  # full width: the Linear shapes are what GQA changes
+    st.code(repr(model.net), language="text")

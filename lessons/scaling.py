@@ -10,13 +10,13 @@ import viz
 from models import analysis, catalog, scaling
 from ui import shell, state
 from ui.i18n import t
-from ui.params import KV_DTYPES, LOG10_BUDGET
+from ui.params import BUDGETS, KV_DTYPES
 
 PARTS = ("embeddings", "attention", "attention.q", "attention.k", "attention.v", "attention.o", "ffn", "norms", "head",
          "pooler")  # fmt: skip
 GIB = 2**30
 N_RANGE = (1e7, 1e13)  # the contour plot's axes: parameters ...
-D_RANGE = (1e8, 1e14)  # ... and training tokens
+D_RANGE = (1e8, 1e15)  # ... and training tokens
 GRID_POINTS = 121
 ISO_COMPUTE = (1e20, 1e22, 1e24, 1e26)  # FLOPs: the dashed lines of constant 6·N·D
 
@@ -34,10 +34,10 @@ rows = []
 for p in catalog.CATALOG:
     c = p.config
     rows.append({
-        t("sc.col.model"): p.name, t("sc.col.arch"): t(f"lab.arch.{c.arch}"), t("sc.col.layers"): c.n_layers,
-        "d_model": c.d_model, t("sc.col.heads"): f"{c.n_heads} / {c.kv_heads}", "d_ff": c.d_ff,
-        t("sc.col.vocab"): f"{c.vocab_size:,}", t("sc.col.computed"): f"{catalog.total(p):,}",
+        t("sc.col.model"): p.name, t("sc.col.computed"): f"{catalog.total(p):,}",
         t("sc.col.published"): viz.short_count(int(p.published)), t("sc.col.diff"): f"{catalog.relative_error(p):+.1%}",
+        t("sc.col.arch"): t(f"lab.arch.{c.arch}"), t("sc.col.layers"): c.n_layers, "d_model": c.d_model,
+        t("sc.col.heads"): f"{c.n_heads} / {c.kv_heads}", "d_ff": c.d_ff, t("sc.col.vocab"): f"{c.vocab_size:,}",
         t("sc.col.source"): p.source,
     })  # fmt: skip
 st.table(rows)
@@ -61,12 +61,14 @@ with c2:
                   layers=cfg.n_layers, emb=f"{counts['embeddings']:,}",
                   emb_share=f"{counts['embeddings'] / sum(counts.values()):.1%}",
                   ffn_mats=3 if cfg.activation == "swiglu" else 2))  # fmt: skip
-    if st.toggle(t("sc.tree_toggle"), key="sc_tree"):
+    if st.toggle(t("sc.tree_toggle"), key="sc_tree", help=t("sc.tree_help")):
         st.code(catalog.module_tree(cfg), language="text")
 
 # ----------------------------------------------------------------- GQA and the KV cache
 st.header(t("sc.kv_title"))
 st.markdown(t("sc.kv_intro"))
+if cfg.arch != "decoder":
+    st.info(t("sc.kv_encoder", model=picked.name))
 c1, c2 = st.columns(2)
 c1.number_input(t("sc.kv_ctx"), 1, 1_000_000, key="kv_ctx", step=1024)
 c2.segmented_control(t("sc.kv_dtype"), KV_DTYPES, key="kv_dtype", required=True)
@@ -74,10 +76,12 @@ ctx, dtype = int(st.session_state["kv_ctx"]), st.session_state["kv_dtype"]
 per_token = catalog.kv_cache_bytes_per_token(cfg, dtype)
 mha_token = catalog.kv_cache_bytes_per_token(cfg, dtype, kv_heads=cfg.n_heads)
 m1, m2, m3 = st.columns(3)
-m1.metric(t("sc.kv_per_token"), f"{per_token / 1024:,.0f} KiB", help=t("sc.kv_formula", layers=cfg.n_layers,
-          kv=cfg.kv_heads, d_head=cfg.d_head, bytes=catalog.BYTES[dtype], total=f"{per_token:,}"))  # fmt: skip
-m2.metric(t("sc.kv_context", ctx=f"{ctx:,}"), f"{per_token * ctx / GIB:,.2f} GiB",
-          delta=t("sc.kv_vs_mha", mha=f"{mha_token * ctx / GIB:,.2f}"), delta_color="off")  # fmt: skip
+formula = t("sc.kv_formula", layers=cfg.n_layers, kv=cfg.kv_heads, d_head=cfg.d_head, bytes=catalog.BYTES[dtype],
+             total=f"{per_token:,}")  # fmt: skip
+m1.metric(t("sc.kv_per_token", model=picked.name), f"{per_token / 1024:,.0f} KiB", help=formula)
+mha_delta = t("sc.kv_vs_mha", mha=f"{mha_token * ctx / GIB:,.2f}") if mha_token != per_token else None
+m2.metric(t("sc.kv_context", ctx=f"{ctx:,}"), f"{per_token * ctx / GIB:,.2f} GiB", delta=mha_delta,
+          delta_color="off", delta_arrow="off")  # fmt: skip
 m3.metric(t("sc.kv_saved"), f"{catalog.kv_projection_saving(cfg):,}",
           help=t("sc.kv_saved_help", heads=cfg.n_heads, kv=cfg.kv_heads))  # fmt: skip
 if cfg.kv_heads == cfg.n_heads:
@@ -117,7 +121,8 @@ st.plotly_chart(
 # ----------------------------------------------------------------- Kaplan
 st.header(t("sc.kaplan_title"))
 st.markdown(t("sc.kaplan_intro"))
-st.latex(r"L(N) = \left(\frac{N_c}{N}\right)^{\alpha_N},\quad L(D) = \left(\frac{D_c}{D}\right)^{\alpha_D},\quad "
+st.latex(r"L(N) = \left(\frac{N_c}{N}\right)^{\alpha_N},\qquad L(D) = \left(\frac{D_c}{D}\right)^{\alpha_D}")
+st.latex(
          r"L(N, D) = \left[\left(\frac{N_c}{N}\right)^{\alpha_N/\alpha_D}"
          r" + \frac{D_c}{D}\right]^{\alpha_D}")  # fmt: skip
 st.markdown(t("sc.kaplan_constants", nc=f"{scaling.KAPLAN_NC:.1e}", an=scaling.KAPLAN_ALPHA_N,
@@ -125,10 +130,10 @@ st.markdown(t("sc.kaplan_constants", nc=f"{scaling.KAPLAN_NC:.1e}", an=scaling.K
 c1, c2 = st.columns(2)
 ns, ds = np.geomspace(1e6, 1e12, 61), np.geomspace(1e7, 1e13, 61)
 c1.plotly_chart(viz.lines(ns, [viz.Series("L(N)", scaling.kaplan_loss_n(ns), markers=False)], x_title="N",
-                          y_title=t("sc.loss"), log_x=True, log_y=True, title=t("sc.kaplan_n_fig"), scale=scale),
+                          y_title=t("sc.loss"), log_x=True, title=t("sc.kaplan_n_fig"), scale=scale),
                 key="sc_kaplan_n")  # fmt: skip
 c2.plotly_chart(viz.lines(ds, [viz.Series("L(D)", scaling.kaplan_loss_d(ds), markers=False)], x_title="D",
-                          y_title=t("sc.loss"), log_x=True, log_y=True, title=t("sc.kaplan_d_fig"), scale=scale),
+                          y_title=t("sc.loss"), log_x=True, title=t("sc.kaplan_d_fig"), scale=scale),
                 key="sc_kaplan_d")  # fmt: skip
 
 # ----------------------------------------------------------------- Chinchilla
@@ -137,7 +142,9 @@ st.markdown(t("sc.chin_intro"))
 st.latex(r"L(N, D) = E + \frac{A}{N^{\alpha}} + \frac{B}{D^{\beta}},\qquad C \approx 6\,N\,D")
 st.markdown(t("sc.chin_constants", e=scaling.CHINCHILLA_E, a=scaling.CHINCHILLA_A, b=scaling.CHINCHILLA_B,
               alpha=scaling.CHINCHILLA_ALPHA, beta=scaling.CHINCHILLA_BETA))  # fmt: skip
-st.slider(t("sc.budget"), *LOG10_BUDGET, key="budget", step=0.01, format="10^%.2f", help=t("sc.budget_help"))
+chinchilla_c = float(scaling.compute(70e9, 1.4e12))  # Chinchilla: 70B parameters on 1.4T tokens
+st.select_slider(t("sc.budget"), BUDGETS, key="budget", format_func=lambda x: f"{10**x:.3g} FLOPs",
+                 help=t("sc.budget_help", c=f"{chinchilla_c:.3g}"))  # fmt: skip
 budget = 10 ** float(st.session_state["budget"])
 n_opt, d_opt = (float(x) for x in scaling.chinchilla_optimal(budget))
 n_20, d_20 = (float(x) for x in scaling.rule_of_thumb(budget))
@@ -158,7 +165,7 @@ st.caption(t("sc.contours_caption"))
 rows = [
     {t("sc.col.rule"): t(f"sc.rule.{kind}"), "N": viz.short_count(int(n)), "D": viz.short_count(int(d)),
      "D / N": f"{d / n:.1f}", "C = 6ND": f"{scaling.compute(n, d):.3g}",
-     t("sc.loss"): f"{float(scaling.chinchilla_loss(n, d)):.4f}"}
+     t("sc.loss"): f"{float(scaling.chinchilla_loss(n, d)):.5f}"}
     for kind, n, d in (("exact", n_opt, d_opt), ("twenty", n_20, d_20))
 ]  # fmt: skip
 st.table(rows)

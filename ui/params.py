@@ -60,7 +60,7 @@ LAB_DEFAULTS = {
     "b": dict(LAB_PRESETS["gpt2"], layers=2, d=64, heads=4, ff=256, scale="sqrt", seed=0),
 }
 # scaling page
-LOG10_BUDGET = (18.0, 27.0)  # training compute C in FLOPs, as 10^x
+BUDGETS = tuple(round(18 + 0.01 * i, 2) for i in range(901))  # log10 of the training compute C in FLOPs: 1e18..1e27
 KV_DTYPES = ("bfloat16", "float32", "int8")
 
 
@@ -213,7 +213,7 @@ PARAMS: dict[str, Param] = {
     "albert_v": Param(30000, int_in(1000, 300_000)),
     "albert_h": Param(768, int_in(64, 16384)),
     "albert_e": Param(128, int_in(8, 4096)),
-    "budget": Param(23.76, float_in(*LOG10_BUDGET)),  # log10 of Chinchilla's 5.76e23 FLOPs
+    "budget": Param(23.77, number_in(BUDGETS)),  # log10 of 6 · 70B · 1.4T, Chinchilla's budget
 }
 PARAMS |= lab_params()
 SHARED = ["lang", "model", "weights", "present", "prompt"]

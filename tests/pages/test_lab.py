@@ -40,7 +40,7 @@ def lab_config(at, side="a") -> models.ModelConfig:
 
 def test_defaults_render_both_sides_random_init():
     at = lab()
-    heat = [f for f in figures(at) if f["layout"].get("title", {}).get("text", "").startswith("Layer 1, head 1")]
+    heat = [f for f in figures(at) if f["layout"].get("title", {}).get("text", "").endswith("layer 1, head 1")]
     assert len(heat) == 2
     bars = titled(at, "Parameters by component")
     for trace, side in zip(bars["data"][:2], "ab", strict=True):  # values, then the reference bars
@@ -143,8 +143,8 @@ def test_trained_variant_loads_from_the_cache_and_corrupt_entry_is_rebuilt():
     y = array(fig[0]["data"][0]["y"])
     assert np.nanmin(y) == pytest.approx(min(hist.val))
     random_at = lab(a_seed="7", weights="random")
-    assert not np.allclose(array(titled(at, "Layer 1, head 1")["data"][0]["z"]),
-                           array(titled(random_at, "Layer 1, head 1")["data"][0]["z"]))  # fmt: skip
+    assert not np.allclose(array(titled(at, "layer 1, head 1")["data"][0]["z"]),
+                           array(titled(random_at, "layer 1, head 1")["data"][0]["z"]))  # fmt: skip
     path.write_bytes(b"not a checkpoint")
     loaders.lab_model.clear()
     at = lab(a_seed="7")

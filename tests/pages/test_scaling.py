@@ -25,11 +25,11 @@ def test_catalog_table_is_computed():
 
 def test_kv_cache_and_gqa_saving_for_llama():
     m = metrics(page(cat="Llama-3.1-8B", kv_ctx="8192"))
-    assert m["KV cache per token"] == "128 KiB"
+    assert m["Llama-3.1-8B: KV cache per token"] == "128 KiB"
     assert m["KV cache at 8,192 tokens"] == "1.00 GiB"
     assert m["K/V projection parameters saved"] == f"{32 * 2 * 4096 * 24 * 128:,}"
     m = metrics(page(cat="GPT-2 XL", kv_dtype="float32", kv_ctx="1"))
-    assert m["KV cache per token"] == f"{2 * 48 * 25 * 64 * 4 / 1024:,.0f} KiB"
+    assert m["GPT-2 XL: KV cache per token"] == f"{2 * 48 * 25 * 64 * 4 / 1024:,.0f} KiB"
     assert m["K/V projection parameters saved"] == "0"
 
 

@@ -180,11 +180,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "未训练的权重初始值很小（标准差 {std}，与 GPT-2 相同），因此 q·k 接近 0，每个头几乎把权重平均分给它能看到的所有键："
         "把每个熵值与标题中的均匀分布值比较，并打开自动色阶以看清细小差异。像关注前一个词元这样的模式只有经过训练才会出现。",
     },
+    "lab.query_head": {"en": "query head", "zh": "查询头"},
     "lab.clamped": {
         "en": "This side has fewer layers or heads: showing layer {layer}, head {head}.",
         "zh": "这一侧的层数或头数较少：显示第 {layer} 层第 {head} 头。",
     },
-    "lab.heatmap_title": {"en": "Layer {layer}, head {head}", "zh": "第 {layer} 层第 {head} 头"},
+    "lab.heatmap_title": {"en": "{attn}, layer {layer}, head {head}", "zh": "{attn}，第 {layer} 层第 {head} 头"},
     "lab.entropy": {"en": "mean entropy (nats)", "zh": "平均熵（奈特）"},
     "lab.entropy_fig": {
         "en": "Mean attention entropy per head (nats); uniform rows: {uniform}",

@@ -48,9 +48,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "**{model} 的一个模块：** 注意力 {attn} 个参数，前馈网络 {ffn} 个（{ffn_mats} 个矩阵），× {layers} 层。"
         "**嵌入：** {emb}（占模型的 {emb_share}）。",
     },
+    "sc.tree_help": {
+        "en": "Built on PyTorch's meta device: shapes and names only, no memory used, so an 8B model prints instantly.",
+        "zh": "在 PyTorch 的 meta 设备上构建：只有形状和名称，不占内存，所以 8B 模型也能立即打印出来。",
+    },
+    "sc.kv_encoder": {
+        "en": "{model} is an encoder: it reads its whole input at once and does not generate token by token, so it "
+        "keeps no KV cache. The numbers below are what a decoder of the same shape would store.",
+        "zh": "{model} 是编码器：它一次读入全部输入，不会逐个生成词元，因此没有 KV 缓存。下面的数字是同样形状的解码器会存储的量。",
+    },
     "sc.tree_toggle": {
-        "en": "Show the module tree (built on PyTorch's meta device: no memory used)",
-        "zh": "显示模块树（在 PyTorch 的 meta 设备上构建：不占用内存）",
+        "en": "Show the module tree",
+        "zh": "显示模块树",
     },
     "sc.kv_title": {"en": "Grouped-query attention and the KV cache", "zh": "分组查询注意力与 KV 缓存"},
     "sc.kv_intro": {
@@ -64,7 +73,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sc.kv_ctx": {"en": "Context length (tokens)", "zh": "上下文长度（词元数）"},
     "sc.kv_dtype": {"en": "Cache precision", "zh": "缓存精度"},
-    "sc.kv_per_token": {"en": "KV cache per token", "zh": "每个词元的 KV 缓存"},
+    "sc.kv_per_token": {"en": "{model}: KV cache per token", "zh": "{model}：每个词元的 KV 缓存"},
     "sc.kv_formula": {
         "en": "2 × {layers} layers × {kv} KV heads × {d_head} dims × {bytes} bytes = {total} bytes",
         "zh": "2 × {layers} 层 × {kv} 个 KV 头 × {d_head} 维 × {bytes} 字节 = {total} 字节",
@@ -141,8 +150,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "sc.budget": {"en": "Compute budget C (FLOPs)", "zh": "计算预算 C（FLOPs）"},
     "sc.budget_help": {
-        "en": "10^23.76 ≈ 5.76e23 FLOPs is Chinchilla's own budget.",
-        "zh": "10^23.76 ≈ 5.76e23 FLOPs 正是 Chinchilla 自己的计算预算。",
+        "en": "The default, 6 × 70B × 1.4T = {c} FLOPs, is Chinchilla's own budget.",
+        "zh": "默认值 6 × 70B × 1.4T = {c} FLOPs，正是 Chinchilla 自己的计算预算。",
     },
     "sc.n_axis": {"en": "parameters N", "zh": "参数量 N"},
     "sc.d_axis": {"en": "training tokens D", "zh": "训练词元数 D"},
