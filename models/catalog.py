@@ -8,6 +8,7 @@ below are what the papers and model cards quote; the page shows both and the dif
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import torch
@@ -37,10 +38,18 @@ def _bert(layers: int, d: int, heads: int) -> ModelConfig:
 
 def _gpt2(layers: int, d: int, heads: int) -> ModelConfig:
     """GPT-2 (Radford et al. 2019): pre-norm with a final LayerNorm, GELU, biases, 1024 learned
-    positions, byte-level BPE of 50 257 tokens, head tied to the embedding."""
+    positions, byte-level BPE of 50 257 tokens, head tied to the embedding. GPT-1 is the same block,
+    post-norm, with 512 positions and a 40 478-token vocabulary."""
     return ModelConfig(arch="decoder", vocab_size=50257, n_layers=layers, d_model=d, n_heads=heads, d_ff=4 * d,
                        norm_position="pre", norm="layernorm", activation="gelu", positional="learned", max_len=1024,
                        bias=True, embed_scale=False)  # fmt: skip
+
+
+def _llama(vocab: int, layers: int, d: int, heads: int, kv: int, d_ff: int, **extra) -> ModelConfig:
+    """Llama 3 and Qwen2.5: pre-norm RMSNorm, SwiGLU, RoPE, GQA, no biases, an untied output layer."""
+    return ModelConfig(arch="decoder", vocab_size=vocab, n_layers=layers, d_model=d, n_heads=heads, n_kv_heads=kv,
+                       d_ff=d_ff, norm_position="pre", norm="rmsnorm", activation="swiglu", positional="rope",
+                       max_len=131072, tie_embeddings=False, **extra)  # fmt: skip
 
 
 def _pooler(d: int) -> dict[str, int]:
@@ -53,21 +62,7 @@ CATALOG: tuple[Published, ...] = (
     Published("BERT-large", _bert(24, 1024, 16), 340e6, "Devlin et al. 2019, §3", _pooler(1024)),
     Published(
         "GPT-1",
-        ModelConfig(
-            arch="decoder",
-            vocab_size=40478,
-            n_layers=12,
-            d_model=768,
-            n_heads=12,
-            d_ff=3072,
-            norm_position="post",
-            norm="layernorm",
-            activation="gelu",
-            positional="learned",
-            max_len=512,
-            bias=True,
-            embed_scale=False,
-        ),
+        dataclasses.replace(_gpt2(12, 768, 12), vocab_size=40478, max_len=512, norm_position="post"),
         117e6,
         "Radford et al. 2018; Radford et al. 2019, Table 2",
     ),
@@ -75,50 +70,11 @@ CATALOG: tuple[Published, ...] = (
     Published("GPT-2 medium", _gpt2(24, 1024, 16), 345e6, "Radford et al. 2019, Table 2", note="catalog.gpt2_note"),
     Published("GPT-2 large", _gpt2(36, 1280, 20), 762e6, "Radford et al. 2019, Table 2", note="catalog.gpt2_note"),
     Published("GPT-2 XL", _gpt2(48, 1600, 25), 1542e6, "Radford et al. 2019, Table 2 (≈ 1.5B)"),
-    Published(
-        "Llama-3.1-8B",
-        ModelConfig(
-            arch="decoder",
-            vocab_size=128256,
-            n_layers=32,
-            d_model=4096,
-            n_heads=32,
-            n_kv_heads=8,
-            d_ff=14336,
-            norm_position="pre",
-            norm="rmsnorm",
-            activation="swiglu",
-            positional="rope",
-            max_len=131072,
-            tie_embeddings=False,
-            norm_eps=1e-5,
-        ),
-        8.0e9,
-        "Meta, Llama 3.1 model card (8B)",
-    ),
-    Published(
-        "Qwen2.5-7B",
-        ModelConfig(
-            arch="decoder",
-            vocab_size=152064,
-            n_layers=28,
-            d_model=3584,
-            n_heads=28,
-            n_kv_heads=4,
-            d_ff=18944,
-            norm_position="pre",
-            norm="rmsnorm",
-            activation="swiglu",
-            positional="rope",
-            max_len=131072,
-            tie_embeddings=False,
-            qkv_bias=True,
-            norm_eps=1e-6,
-        ),
-        7.61e9,
-        "Qwen team, Qwen2.5-7B model card (7.61B)",
-    ),
-)
+    Published("Llama-3.1-8B", _llama(128256, 32, 4096, 32, 8, 14336, norm_eps=1e-5), 8.0e9,
+              "Meta, Llama 3.1 model card (8B)"),
+    Published("Qwen2.5-7B", _llama(152064, 28, 3584, 28, 4, 18944, qkv_bias=True, norm_eps=1e-6), 7.61e9,
+              "Qwen team, Qwen2.5-7B model card (7.61B)"),
+)  # fmt: skip
 BY_NAME = {p.name: p for p in CATALOG}
 
 BYTES = {"float32": 4, "bfloat16": 2, "float16": 2, "int8": 1}  # bytes per stored K or V value
