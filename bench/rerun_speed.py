@@ -55,7 +55,7 @@ PAGES = {
                   ("layers", "select_slider", "a_layers", [3, 4, 1, 2]),
                   ("architecture", "selectbox", "a_arch", ["encoder", "encoder-decoder", "decoder"])])],
     "scaling": [({}, [("model", "selectbox", "cat", ["BERT-base", "GPT-2 XL", "Qwen2.5-7B", "Llama-3.1-8B"]),
-                      ("budget", "slider", "budget", [20.0, 22.5, 25.0, 23.76])])],
+                      ("new budget", "select_slider", "budget", [round(19 + 0.13 * i, 2) for i in range(60)])])],
 }  # fmt: skip
 
 

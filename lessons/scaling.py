@@ -151,16 +151,25 @@ n_20, d_20 = (float(x) for x in scaling.rule_of_thumb(budget))
 grid_n, grid_d = np.geomspace(*N_RANGE, GRID_POINTS), np.geomspace(*D_RANGE, GRID_POINTS)
 loss = scaling.loss_grid(grid_n, grid_d)
 cs = np.geomspace(1e18, 1e28, 41)
-known = [(name, n, d) for name, n, d in scaling.KNOWN_MODELS]
-st.plotly_chart(
-    viz.scaling_contours(
-        grid_n, grid_d, loss, levels=np.round(np.arange(1.8, 3.01, 0.1), 2), points=known,
-        frontier=scaling.chinchilla_optimal(cs), compute_lines=[(f"C = {c:.0e}", c) for c in (*ISO_COMPUTE, budget)],
-        labels=viz.ScalingLabels(n_axis=t("sc.n_axis"), d_axis=t("sc.d_axis"), loss=t("sc.loss"),
-                                 frontier=t("sc.frontier")), scale=scale,
-    ),
-    key="sc_contours",
-)  # fmt: skip
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def contours(budget: float, words: tuple[str, ...], scale: float):
+    """The iso-loss figure for one budget (about 0.2 s to build, so kept; it depends on nothing else)."""
+    n_opt, d_opt = scaling.chinchilla_optimal(budget)
+    n_20, d_20 = scaling.rule_of_thumb(budget)
+    n_axis, d_axis, loss_word, frontier, exact, twenty = words
+    return viz.scaling_contours(
+        grid_n, grid_d, loss, levels=np.round(np.arange(1.8, 3.01, 0.1), 2), points=list(scaling.KNOWN_MODELS),
+        frontier=scaling.chinchilla_optimal(cs), compute_lines=[(f"C = {c:.0e}", c) for c in ISO_COMPUTE],
+        labels=viz.ScalingLabels(n_axis=n_axis, d_axis=d_axis, loss=loss_word, frontier=frontier), scale=scale,
+        budget=(f"C = {budget:.3g}", budget), allocations=[(exact, n_opt, d_opt), (twenty, n_20, d_20)],
+        point_loss=scaling.chinchilla_loss,
+    )  # fmt: skip
+
+
+words = tuple(t(k) for k in ("sc.n_axis", "sc.d_axis", "sc.loss", "sc.frontier", "sc.rule.exact", "sc.rule.twenty"))
+st.plotly_chart(contours(budget, words, scale), key="sc_contours")
 st.caption(t("sc.contours_caption"))
 rows = [
     {t("sc.col.rule"): t(f"sc.rule.{kind}"), "N": viz.short_count(int(n)), "D": viz.short_count(int(d)),

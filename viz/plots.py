@@ -40,6 +40,8 @@ BARS_HEIGHT_PX = 360
 HEATMAP_HEIGHT_PX = 420
 PLANE_HEIGHT_PX = 420
 PLANE_MARGIN = 1.25  # room around the longest arrow for its label
+LEGEND_RANK_VALUES = 1  # bars(): the values before their reference in the legend (Plotly's default rank is 1000)
+LEGEND_RANK_REFERENCE = 2
 
 
 @dataclass(frozen=True)
@@ -294,6 +296,15 @@ def lines(
     return fig
 
 
+def _bar_hover(x_title: str, value_name: str) -> str:
+    """Hover of a bars() series: "x title: bar name" or, with no x title, the bar name alone (not
+    ": W_v"); then "value name: value", the value name being the series' legend name when there is
+    a reference series, so that two bars of one group say which is which."""
+    where = f"{escape(x_title)}: %{{customdata}}" if x_title else "%{customdata}"
+    value = f"{escape(value_name)}: %{{y:.4g}}" if value_name else "%{y:.4g}"
+    return f"{where}<br>{value}<extra></extra>"
+
+
 def bars(
     values,
     names: Sequence[str],
@@ -312,7 +323,8 @@ def bars(
     """One bar per name [n]; the highlighted index (or indices) in red, the rest blue.
 
     reference [n] draws a second, grey outline bar beside each (e.g. the same tokens' probability
-    at temperature 1); names_shown = (legend name of the values, of the reference) then labels both.
+    at temperature 1); names_shown = (legend name of the values, of the reference) then labels both,
+    in the legend (values first) and in the hover, where it replaces y_title.
 
     log_y shows values spread over decades (next-token probabilities, a change of 1e-7 beside one
     of 30); a value <= 0 then has no bar. y_range is in data units either way.
@@ -342,7 +354,7 @@ def bars(
             textposition="outside" if text_fmt is not None else None,
             cliponaxis=False,
             customdata=ticks,
-            hovertemplate=f"{escape(x_title)}: %{{customdata}}<br>{escape(y_title)}: %{{y:.4g}}<extra></extra>",
+            hovertemplate=_bar_hover(x_title, names_shown[0] if reference is not None and names_shown[0] else y_title),
             showlegend=False,
             name=escape(names_shown[0]),
         )
@@ -355,16 +367,18 @@ def bars(
                 y=ref,
                 marker=dict(color="rgba(0,0,0,0)", line=dict(color=MUTED, width=1.5 * scale)),
                 customdata=ticks,
-                hovertemplate=f"{escape(x_title)}: %{{customdata}}<br>{escape(names_shown[1])}: %{{y:.4g}}"
-                "<extra></extra>",
+                hovertemplate=_bar_hover(x_title, names_shown[1] or y_title),
                 name=escape(names_shown[1]),
+                legendrank=LEGEND_RANK_REFERENCE,
             )
         )
         # A legend-only entry in the plain bar colour: the first bar may be the highlighted one,
-        # and the legend would otherwise borrow its red.
+        # and the legend would otherwise borrow its red. It comes after the reference in the data
+        # (pages read data[0] and data[1] as values and reference) but first in the legend (rank).
         fig.add_trace(
             go.Bar(x=[None], y=[None], marker=dict(color=BAR), name=escape(names_shown[0]), hoverinfo="skip",
-                   offsetgroup="values")  # shares the values' slot: no empty third bar in each group
+                   offsetgroup="values",  # shares the values' slot: no empty third bar in each group
+                   legendrank=LEGEND_RANK_VALUES)
         )  # fmt: skip
         fig.data[0].offsetgroup = "values"
         fig.update_layout(barmode="group", legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom"))

@@ -9,8 +9,23 @@ import numpy as np
 import pytest
 
 import viz
-from viz.anatomy import ScalingLabels, param_treemap, scaling_contours, short_count
-from viz.palette import font_size
+from viz.anatomy import (
+    ALLOCATION_SYMBOLS,
+    LABEL_STEPS,
+    LINE_HEIGHT,
+    NUMBER_PAD_PX,
+    PLOT_AREAS_PX,
+    POINT_SIZE_PX,
+    ScalingLabels,
+    _anchored_box,
+    _overlap,
+    _text_px,
+    _View,
+    param_treemap,
+    scaling_contours,
+    short_count,
+)
+from viz.palette import HIGHLIGHT, INK, MUTED, font_size
 
 EVIL = "<b>bold</b>"
 EVIL_ESCAPED = "&lt;b&gt;bold&lt;/b&gt;"
@@ -256,43 +271,228 @@ def test_ticks_read_as_counts():
     assert list(narrow.layout.xaxis.ticktext) == ["100M", "200M", "500M", "1B"]
 
 
-def test_points_at_their_coordinates_with_escaped_names():
+def model_traces(fig) -> list:
+    """The published models: one marker trace each, in INK."""
+    return [t for t in fig.data if t.type == "scatter" and t.mode == "markers" and t.marker.color == INK]
+
+
+def numbers(fig) -> list:
+    """The models' numbers: annotations on a leader line."""
+    return [a for a in fig.layout.annotations if a.showarrow]
+
+
+def line_labels(fig) -> list:
+    """The iso-compute labels: annotations without an arrow."""
+    return [a for a in fig.layout.annotations if not a.showarrow]
+
+
+def dashed(fig) -> list:
+    return [t for t in fig.data if t.type == "scatter" and t.line.dash == "dash"]
+
+
+def test_points_are_numbered_dots_with_escaped_legend_names():
     fig = figure(points=[(EVIL, 175e9, 300e9), ("Chinchilla 70B", 70e9, 1.4e12)])
-    pts = next(t for t in fig.data if t.type == "scatter" and t.mode == "markers+text")
-    assert list(pts.x) == pytest.approx([math.log10(175e9), math.log10(70e9)])
-    assert list(pts.y) == pytest.approx([math.log10(300e9), math.log10(1.4e12)])
-    assert pts.text[0] == EVIL_ESCAPED
-    assert pts.customdata[0][1:] == ["175B", "300B"]
+    pts = model_traces(fig)
+    assert [t.name for t in pts] == [f"<b>1</b> {EVIL_ESCAPED}", "<b>2</b> Chinchilla 70B"]
+    assert all(t.showlegend is not False for t in pts)
+    assert [t.x[0] for t in pts] == pytest.approx([math.log10(175e9), math.log10(70e9)])
+    assert [t.y[0] for t in pts] == pytest.approx([math.log10(300e9), math.log10(1.4e12)])
+    nums = numbers(fig)
+    assert [a.text for a in nums] == ["<b>1</b>", "<b>2</b>"]
+    for a, t in zip(nums, pts, strict=True):  # each number points at its own dot, from a few px away
+        assert (a.x, a.y) == pytest.approx((t.x[0], t.y[0]))
+        assert 10 <= math.hypot(a.ax, a.ay) <= 80
+        assert a.hovertext == t.hovertext[0]  # hovering the number tells the same as the dot
+    assert pts[0].hovertext[0].startswith(f"<b>{EVIL_ESCAPED}</b>")
+    assert "175B" in pts[0].hovertext[0] and "300B" in pts[0].hovertext[0]
     no_raw_markup(fig)
 
 
-def test_close_point_labels_go_to_different_sides():
-    fig = figure(points=[("a", 1e10, 1e11), ("b", 1.2e10, 1.1e11), ("c", 1e8, 1e13)])
-    pts = next(t for t in fig.data if t.type == "scatter" and t.mode == "markers+text")
-    assert pts.textposition[0] != pts.textposition[1]
+# The page's figure: seven published models, three of them within 0.16 decades of each other.
+KNOWN = [
+    ("GPT-3 175B", 175e9, 300e9),
+    ("Gopher 280B", 280e9, 300e9),
+    ("Chinchilla 70B", 70e9, 1.4e12),
+    ("LLaMA 65B", 65.2e9, 1.4e12),
+    ("Llama 2 70B", 70e9, 2.0e12),
+    ("Llama 3 8B", 8e9, 15e12),
+    ("Llama 3 70B", 70e9, 15e12),
+]
+PAGE_N = np.geomspace(1e7, 1e13, 61)
+PAGE_D = np.geomspace(1e8, 1e15, 61)
 
 
-def test_point_outside_the_grid_widens_the_plot():
-    fig = figure(points=[("far", 1e13, 1e10)])
-    assert fig.layout.xaxis.range[1] > 13
-    assert fig.layout.yaxis.range == pytest.approx([9, 14])
+def chinchilla_optimal(c):
+    """(N, D) minimising chinchilla_loss under 6·N·D = C (Hoffmann et al. 2022, eq. 4)."""
+    alpha, beta, a, b = 0.34, 0.28, 406.4, 410.7
+    g = (alpha * a / (beta * b)) ** (1 / (alpha + beta))
+    base = np.asarray(c, dtype=float) / 6
+    return g * base ** (beta / (alpha + beta)), base ** (alpha / (alpha + beta)) / g
+
+
+def page_figure(log10_budget: float = 23.77, **kw):
+    c = 10**log10_budget
+    n_opt, d_opt = (float(v) for v in chinchilla_optimal(c))
+    n_20 = math.sqrt(c / 120)
+    args = dict(
+        n_values=PAGE_N,
+        d_values=PAGE_D,
+        loss=chinchilla_loss(PAGE_N[None, :], PAGE_D[:, None]),
+        levels=np.round(np.arange(1.8, 3.01, 0.1), 2),
+        points=KNOWN,
+        frontier=chinchilla_optimal(np.geomspace(1e18, 1e28, 41)),
+        compute_lines=[(f"C = {v:.0e}", v) for v in (1e20, 1e22, 1e24, 1e26)],
+        budget=(f"C = {c:.2e}", c),
+        allocations=[("exact minimum", n_opt, d_opt), ("20 tokens per parameter", n_20, 20 * n_20)],
+        point_loss=chinchilla_loss,
+    )
+    args.update(kw)
+    return scaling_contours(**args)
+
+
+def views(fig, scale: float = 1.0) -> list[_View]:
+    xr, yr = tuple(fig.layout.xaxis.range), tuple(fig.layout.yaxis.range)
+    return [_View(w, h * scale, xr, yr) for w, h in PLOT_AREAS_PX]
+
+
+def number_boxes(fig, view: _View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
+    size = round(font_size(scale) * 0.85)
+    out = []
+    for a in numbers(fig):
+        x, y = view.px(a.x, a.y)
+        cx, cy = x + a.ax, y + a.ay
+        hw = _text_px(a.text, size) / 2 + NUMBER_PAD_PX * scale
+        hh = LINE_HEIGHT * size / 2 + NUMBER_PAD_PX * scale
+        out.append((cx - hw, cy - hh, cx + hw, cy + hh))
+    return out
+
+
+def label_boxes(fig, view: _View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
+    size = round(font_size(scale) * 0.85)
+    out = []
+    for a in line_labels(fig):
+        spot = dict(x=a.x, y=a.y, xanchor=a.xanchor, yanchor=a.yanchor, xshift=a.xshift, yshift=a.yshift)
+        out.append(_anchored_box(view, spot, _text_px(a.text, size) + 4 * scale, LINE_HEIGHT * size + 4 * scale, scale))
+    return out
+
+
+@pytest.mark.parametrize("log10_budget", [18.0, 20.0, 21.5, 23.77, 25.0, 27.0])
+def test_labels_do_not_collide_from_a_phone_to_a_wide_screen(log10_budget):
+    fig = page_figure(log10_budget)
+    dots = model_traces(fig)
+    for view in views(fig):  # plot areas at figure widths 420, 700 and 1400 px
+        nums, labs = number_boxes(fig, view), label_boxes(fig, view)
+        for k, box in enumerate(nums):
+            assert view.inside(box), (view.width, k + 1)
+            assert not any(_overlap(box, other) for other in nums[k + 1 :]), (view.width, k + 1)
+            assert not any(_overlap(box, lab) for lab in labs), (view.width, k + 1)
+            for j, t in enumerate(dots):  # no number hides a dot
+                x, y = view.px(t.x[0], t.y[0])
+                r = POINT_SIZE_PX / 2
+                assert not _overlap(box, (x - r, y - r, x + r, y + r)), (view.width, k + 1, j + 1)
+        for k, box in enumerate(labs):
+            assert view.inside(box), (view.width, line_labels(fig)[k].text)
+            assert not any(_overlap(box, other) for other in labs[k + 1 :]), (view.width, line_labels(fig)[k].text)
+
+
+def test_close_models_get_numbers_in_different_places():
+    fig = page_figure()
+    chinchilla, llama = numbers(fig)[2], numbers(fig)[3]  # 70B and 65.2B parameters, both 1.4T tokens
+    assert (chinchilla.ax, chinchilla.ay) != (llama.ax, llama.ay)
 
 
 def test_compute_lines_satisfy_6nd_and_stay_in_range():
     fig = figure(compute_lines=[("C = 1e21 FLOPs", 1e21), (EVIL, 1e23), ("outside", 1e40)])
-    lines = [t for t in fig.data if t.type == "scatter" and t.line.dash == "dash"]
+    lines = dashed(fig)
     assert len(lines) == 2  # 1e40 FLOPs lies outside the plot
     for t, c in zip(lines, (1e21, 1e23), strict=True):
         n, d = 10 ** np.asarray(t.x), 10 ** np.asarray(t.y)
         assert np.allclose(6 * n * d, c, rtol=1e-9)
         assert np.all(np.asarray(t.x) >= 7 - 1e-9) and np.all(np.asarray(t.x) <= 12 + 1e-9)
         assert np.all(np.asarray(t.y) >= 9 - 1e-9) and np.all(np.asarray(t.y) <= 14 + 1e-9)
-        assert t.showlegend is False
-    notes = [a.text for a in fig.layout.annotations]
-    assert notes == ["C = 1e21 FLOPs", EVIL_ESCAPED]
-    for t, a in zip(lines, fig.layout.annotations, strict=True):  # each label sits on its line
-        assert a.y == pytest.approx(t.y[0] + t.x[0] - a.x)
+        assert t.showlegend is False and t.line.color == MUTED
+    assert [a.text for a in line_labels(fig)] == ["C = 1e21 FLOPs", EVIL_ESCAPED]
     no_raw_markup(fig)
+
+
+@pytest.mark.parametrize("log10_budget", [18.0, 23.77, 27.0])
+def test_compute_labels_sit_near_an_end_of_their_line_beside_it(log10_budget):
+    fig = page_figure(log10_budget)
+    for t, a in zip(dashed(fig), line_labels(fig), strict=True):  # the budget's last, both
+        x0, x1 = t.x[0], t.x[-1]
+        assert a.y == pytest.approx(t.y[0] + t.x[0] - a.x)  # anchored on its line ...
+        from_end = min(a.x - x0, x1 - a.x) / (x1 - x0)
+        assert from_end <= LABEL_STEPS[-1] + 1e-9  # ... at an end, not over the data in the middle
+        # ... and by the corner, in the free quadrant: above-right or below-left of a falling line
+        assert (a.xanchor, a.yanchor) in (("left", "bottom"), ("right", "top"))
+
+
+def test_budget_is_its_own_highlighted_line_over_the_grey_ones():
+    fig = page_figure(budget=(EVIL, 5.88e23))
+    lines = dashed(fig)
+    budget = lines[-1]  # drawn after the grey lines
+    assert budget.name == EVIL_ESCAPED and budget.line.color == HIGHLIGHT and budget.showlegend
+    assert all(t.line.color == MUTED and t.showlegend is False for t in lines[:-1])
+    assert budget.line.width > lines[0].line.width
+    n, d = 10 ** np.asarray(budget.x), 10 ** np.asarray(budget.y)
+    assert np.allclose(6 * n * d, 5.88e23, rtol=1e-9)
+    label = next(a for a in line_labels(fig) if a.text == EVIL_ESCAPED)
+    assert label.font.color == HIGHLIGHT
+    no_raw_markup(fig)
+    assert not any(t.line.color == HIGHLIGHT for t in dashed(figure()))  # no budget, no red line
+    outside = figure(budget=("far", 1e40))
+    assert not any(t.name == "far" for t in outside.data) and not any(a.text == "far" for a in line_labels(outside))
+
+
+def test_allocations_are_large_highlighted_markers_at_their_coordinates():
+    allocations = [(EVIL, 3.2e10, 3.0e12), ("20 tokens per parameter", 6.9e10, 1.4e12)]
+    fig = figure(allocations=allocations)
+    marks = [t for t in fig.data if t.type == "scatter" and t.mode == "markers" and t.marker.color == HIGHLIGHT]
+    assert [t.name for t in marks] == [EVIL_ESCAPED, "20 tokens per parameter"]
+    assert [t.marker.symbol for t in marks] == list(ALLOCATION_SYMBOLS[:2])  # a star and an open diamond
+    for t, (_, n, d) in zip(marks, allocations, strict=True):
+        assert (t.x[0], t.y[0]) == pytest.approx((math.log10(n), math.log10(d)))
+        assert t.marker.size > POINT_SIZE_PX and t.showlegend is not False
+    # drawn before the models: a model's dot on an allocation stays visible
+    assert fig.data.index(marks[-1]) < fig.data.index(model_traces(fig)[0])
+    no_raw_markup(fig)
+    far = figure(allocations=[("far", 1e13, 1e15)])
+    assert far.layout.xaxis.range[1] > 13 and far.layout.yaxis.range[1] > 15
+
+
+def test_hover_shows_counts_compute_and_loss_when_point_loss_is_given():
+    allocations = [("exact minimum", 3.2e10, 3.0e12)]
+    fig = figure(allocations=allocations, point_loss=chinchilla_loss)
+    gpt3 = model_traces(fig)[0].hovertext[0]
+    for part in ("<b>GPT-3 175B</b>", "parameters N: 175B", "training tokens D: 300B", "C = 6·N·D: 3.15e+23"):
+        assert part in gpt3
+    assert f"loss: {chinchilla_loss(175e9, 300e9):.3f}" in gpt3
+    alloc = next(t for t in fig.data if t.name == "exact minimum").hovertext[0]
+    assert f"loss: {chinchilla_loss(3.2e10, 3.0e12):.3f}" in alloc and "D / N: 93.8" in alloc
+    front = next(t for t in fig.data if t.name == "compute-optimal")
+    assert "parameters N: 100M" in front.hovertext[0] and "training tokens D: 2B" in front.hovertext[0]
+    assert "D / N: 20.0" in front.hovertext[0]
+    assert f"loss: {chinchilla_loss(1e8, 2e9):.3f}" in front.hovertext[0]
+    assert all(t.hovertemplate == "%{hovertext}<extra></extra>" for t in (model_traces(fig)[0], front))
+    plain = figure()  # without point_loss the hover gives no loss a grid could only approximate
+    assert not any("loss:" in h for h in model_traces(plain)[0].hovertext)
+    labels = ScalingLabels(n_axis=EVIL, loss="Verlust")
+    assert "Verlust: " in model_traces(figure(labels=labels, point_loss=chinchilla_loss))[0].hovertext[0]
+    no_raw_markup(figure(labels=labels, point_loss=chinchilla_loss))
+
+
+def test_legend_lists_loss_frontier_budget_allocations_then_models():
+    fig = page_figure()
+    entries = [t for t in fig.data if t.showlegend is not False and t.type != "heatmap"]
+    shown = [t.name for t in sorted(entries, key=lambda t: t.legendrank)]  # Plotly: by rank, then trace order
+    assert shown[:5] == ["loss", "compute-optimal", "C = 5.89e+23", "exact minimum", "20 tokens per parameter"]
+    assert shown[5:] == [f"<b>{k + 1}</b> {name}" for k, (name, _, _) in enumerate(KNOWN)]
+
+
+def test_point_outside_the_grid_widens_the_plot():
+    fig = figure(points=[("far", 1e13, 1e10)])
+    assert fig.layout.xaxis.range[1] > 13
+    assert fig.layout.yaxis.range == pytest.approx([9, 14])
 
 
 def test_frontier_line_and_labels():
@@ -310,7 +510,7 @@ def test_frontier_line_and_labels():
 
 def test_layout_legend_below_and_scale():
     fig = figure()
-    assert fig.layout.height == 480 and figure(scale=1.5).layout.height == 720
+    assert fig.layout.height == 540 and figure(scale=1.5).layout.height == 810
     assert fig.layout.legend.orientation == "h" and fig.layout.legend.yref == "container"
     assert figure(scale=1.5).layout.font.size == font_size(1.5)
 
@@ -325,6 +525,8 @@ def test_layout_legend_below_and_scale():
         dict(points=[("zero", 0.0, 1e9)]),
         dict(compute_lines=[("none", 0.0)]),
         dict(frontier=(np.ones(3), np.ones(4))),
+        dict(budget=("none", -1.0)),
+        dict(allocations=[("zero", 1e9, 0.0)]),
     ],
 )
 def test_scaling_contours_rejects_bad_input(kw):

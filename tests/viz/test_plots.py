@@ -210,6 +210,38 @@ def test_bars_value_text():
         bars(v, ["a", "b", "c"], x_title="t", y_title="p")
 
 
+def test_bars_hover_has_no_empty_x_title_prefix():
+    fig = bars(np.array([4096.0, 8.0]), ["W_v", "<b>"], x_title="", y_title="parameters")
+    hover = fig.data[0].hovertemplate
+    assert hover.startswith("%{customdata}<br>") and ": %{customdata}" not in hover
+    assert "parameters: %{y:.4g}" in hover
+    titled = bars(np.array([1.0]), ["a"], x_title="token", y_title="p").data[0].hovertemplate
+    assert titled.startswith("token: %{customdata}<br>p: ")
+
+
+def test_bars_reference_hover_names_both_series_and_legend_lists_values_first():
+    fig = bars(
+        np.array([1.0, 2.0]),
+        ["q", "k"],
+        x_title="",
+        y_title="parameters",
+        reference=np.array([2.0, 4.0]),
+        names_shown=("A", EVIL),
+    )
+    values, ref, legend_only = fig.data
+    np.testing.assert_array_equal(ref.y, [2.0, 4.0])  # pages read data[0] and data[1]: order kept
+    assert "A: %{y:.4g}" in values.hovertemplate and not values.hovertemplate.startswith(":")
+    assert f"{EVIL_ESCAPED}: %{{y:.4g}}" in ref.hovertemplate and ref.hovertemplate.startswith("%{customdata}")
+    # the legend reads "A, B": the values' legend entry outranks the reference (lower rank first)
+    assert legend_only.name == "A" and legend_only.showlegend is not False and values.showlegend is False
+    assert legend_only.legendrank < ref.legendrank
+    assert_escaped(fig)
+    # without a reference the hover keeps the y title; with an empty value name too
+    assert "parameters: " in bars(np.ones(2), ["q", "k"], x_title="", y_title="parameters").data[0].hovertemplate
+    unnamed = bars(np.ones(2), ["q", "k"], x_title="", y_title="parameters", reference=np.ones(2))
+    assert "parameters: " in unnamed.data[0].hovertemplate and "parameters: " in unnamed.data[1].hovertemplate
+
+
 # ---------------------------------------------------------------- histograms
 
 
