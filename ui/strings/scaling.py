@@ -119,9 +119,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "sc.kaplan_intro": {
         "en": "Kaplan et al. fit power laws to the test loss (nats per token, on their WebText2 data) of models "
         "trained with enough data (L(N)) or a large model stopped early (L(D)). N counts **non-embedding** "
-        "parameters.",
+        "parameters. Both are power laws, straight lines when both axes are logarithmic; here the loss axis is "
+        "linear, so its values can be read off.",
         "zh": "Kaplan 等对测试损失（在他们的 WebText2 数据上，单位为奈特/词元）拟合了幂律：一种针对用足够多数据训练的模型"
-        "（L(N)），另一种针对提前停止训练的大模型（L(D)）。N 只统计**非嵌入**参数。",
+        "（L(N)），另一种针对提前停止训练的大模型（L(D)）。N 只统计**非嵌入**参数。两者都是幂律，在两条坐标轴都取对数时是直线；"
+        "这里损失轴是线性的，便于直接读数。",
     },
     "sc.kaplan_constants": {
         "en": "Constants (Kaplan et al. 2020, eqs. 1.1, 1.2, 1.5): N_c = {nc}, α_N = {an}, D_c = {dc} tokens, "
@@ -131,7 +133,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "有些笔记在 L(N) 里写的是 D_c：那里的常数是 **N_c**，是参数个数，而不是词元个数。",
     },
     "sc.loss": {"en": "loss (nats per token)", "zh": "损失（奈特/词元）"},
-    "sc.kaplan_n_fig": {"en": "L(N): a straight line on log-log axes", "zh": "L(N)：双对数坐标下的一条直线"},
+    "sc.kaplan_n_fig": {"en": "L(N)", "zh": "L(N)"},
     "sc.kaplan_d_fig": {"en": "L(D)", "zh": "L(D)"},
     "sc.chin_title": {
         "en": "Chinchilla (Hoffmann et al. 2022): how to split a compute budget",
