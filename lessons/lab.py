@@ -224,13 +224,14 @@ for side, col in zip(SIDES, cols, strict=True):
         st.plotly_chart(
             viz.plots.value_heatmap(
                 run["entropy"], [str(i + 1) for i in range(cfg.n_layers)], [str(h + 1) for h in range(cfg.n_heads)],
-                index_labels=False, title=t("lab.entropy_fig", uniform=f"{run['uniform']:.2f}"),
+                index_labels=False, title=t("lab.entropy_fig"),
                 x_title=t("lbl.head"), y_title=t("lbl.layer"),
                 hover_name=t("lab.entropy"), zmin=0, zmax=entropy_max, text_fmt=".2f",
                 height=int(200 + 40 * cfg.n_layers), square=False, scale=scale,
             ),
             key=f"{side}_entropy",
         )  # fmt: skip
+        st.caption(t("lab.uniform_rows", uniform=f"{run['uniform']:.2f}"))
 st.caption(t("lab.entropy_caption"))
 
 # ----------------------------------------------------------------- parameters and learning

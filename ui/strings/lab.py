@@ -175,10 +175,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.random_explain": {
         "en": "Untrained weights start small (standard deviation {std}, as in GPT-2), so q·k is close to 0 and every "
         "head spreads its weight almost evenly over the keys it may see: compare each entropy with the uniform "
-        "value in its title, and switch on auto-scaled colours to see the small differences. Patterns such as "
+        "value under it, and switch on auto-scaled colours to see the small differences. Patterns such as "
         "attending to the previous token only appear with training.",
         "zh": "未训练的权重初始值很小（标准差 {std}，与 GPT-2 相同），因此 q·k 接近 0，每个头几乎把权重平均分给它能看到的所有键："
-        "把每个熵值与标题中的均匀分布值比较，并打开自动色阶以看清细小差异。像关注前一个词元这样的模式只有经过训练才会出现。",
+        "把每个熵值与其下方的均匀分布值比较，并打开自动色阶以看清细小差异。像关注前一个词元这样的模式只有经过训练才会出现。",
+    },
+    "lab.uniform_rows": {
+        "en": "Rows spread evenly over every key they may see would give {uniform}.",
+        "zh": "如果每一行把权重平均分给它能看到的所有键，结果是 {uniform}。",
     },
     "lab.query_head": {"en": "query head", "zh": "查询头"},
     "lab.clamped": {
@@ -188,16 +192,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.heatmap_title": {"en": "{attn}, layer {layer}, head {head}", "zh": "{attn}，第 {layer} 层第 {head} 头"},
     "lab.entropy": {"en": "mean entropy (nats)", "zh": "平均熵（奈特）"},
     "lab.entropy_fig": {
-        "en": "Mean attention entropy per head (nats); uniform rows: {uniform}",
-        "zh": "每个头的平均注意力熵（奈特）；均匀分布时：{uniform}",
+        "en": "Mean attention entropy per head (nats)",
+        "zh": "每个头的平均注意力熵（奈特）",
     },
     "lab.entropy_caption": {
         "en": "Entropy of each query's attention row, averaged over the rows: 0 means every query attends to one key. "
-        "Each title gives the same average for rows that spread evenly over every key the mask lets them see "
-        "(the mean of ln(number of visible keys)): under a causal mask early rows see few keys, so it is below "
-        "ln(number of tokens).",
-        "zh": "每个查询的注意力行的熵，对所有行取平均：0 表示每个查询只关注一个键。每个标题给出的是：当每一行把权重平均分给掩码允许它看到的"
-        "所有键时的同一平均值（ln(可见键的数量) 的平均）：在因果掩码下，靠前的行能看到的键很少，所以它低于 ln(词元数)。",
+        "The value under each table is the same average for rows that spread evenly over every key the mask lets "
+        "them see (the mean of ln(number of visible keys)); under a causal mask early rows see few keys, so it is "
+        "below ln(number of tokens).",
+        "zh": "每个查询的注意力行的熵，对所有行取平均：0 表示每个查询只关注一个键。每个表下方的数值，是每一行把权重平均分给掩码允许它看到的"
+        "所有键时的同一平均值（ln(可见键的数量) 的平均）；在因果掩码下，靠前的行能看到的键很少，所以它低于 ln(词元数)。",
     },
     "lab.params_title": {"en": "Parameters", "zh": "参数"},
     "lab.params": {"en": "parameters", "zh": "参数量"},
