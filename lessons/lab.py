@@ -247,6 +247,9 @@ st.plotly_chart(
 )  # fmt: skip
 llama = catalog.BY_NAME["Llama-3.1-8B"]
 st.markdown(t("lab.params_explain", share=f"{catalog.counts(llama)['embeddings'] / catalog.total(llama):.1%}"))
+tied = [t(f"lab.side.{s}") for s in SIDES if configs[s].tie_embeddings]
+if tied:
+    st.caption(t("lab.tied_note", sides=", ".join(tied)))
 
 histories = {}
 for side in SIDES:

@@ -114,7 +114,7 @@ es = np.unique(np.geomspace(8, max(16, 2 * h), 64).astype(int))
 st.plotly_chart(
     viz.lines(es, [viz.Series("V × E + E × H", (v * es + es * h).astype(float), markers=False)], x_title="E",
               y_title=t("lab.params"), log_x=True, log_y=True, hlines=[(float(full), "V × H")],
-              vlines=[(even, t("sc.albert_even"))], current=float(e), title=t("sc.albert_fig"), scale=scale),
+              vlines=[(even, t("sc.albert_even"))], current=float(e), title=t("sc.albert_fig", e=e), scale=scale),
     key="sc_albert",
 )  # fmt: skip
 

@@ -184,6 +184,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Rows spread evenly over every key they may see would give {uniform}.",
         "zh": "如果每一行把权重平均分给它能看到的所有键，结果是 {uniform}。",
     },
+    "lab.tied_note": {
+        "en": "{sides}: the output head is tied to the token embedding, so it adds 0 parameters and has no bar.",
+        "zh": "{sides}：输出层与词元嵌入绑定，不增加参数，因此没有柱子。",
+    },
     "lab.query_head": {"en": "query head", "zh": "查询头"},
     "lab.clamped": {
         "en": "This side has fewer layers or heads: showing layer {layer}, head {head}.",

@@ -111,7 +111,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "V·E + E·H = V·H at E = V·H / (V + H): above it, factorising costs parameters.",
         "zh": "E = V·H / (V + H) 时 V·E + E·H = V·H：E 超过它，分解反而会增加参数。",
     },
-    "sc.albert_fig": {"en": "Embedding parameters against E", "zh": "嵌入参数量随 E 的变化"},
+    "sc.albert_fig": {
+        "en": "Embedding parameters against E (solid line: E = {e})",
+        "zh": "嵌入参数量随 E 的变化（实线：E = {e}）",
+    },
     "sc.kaplan_title": {
         "en": "Kaplan et al. 2020: loss against size and data",
         "zh": "Kaplan 等 2020：损失随模型规模与数据量的变化",
