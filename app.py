@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import params, shell, url
+from ui import guides, params, shell, url
 from ui.i18n import t
 from ui.pages import LESSONS
 
@@ -17,10 +17,14 @@ lessons = {
     for lesson in LESSONS
 }
 page = st.navigation([home, *lessons.values()])
-shell.track("lang", "model", "weights", "present")
+goto = guides.pending_page()  # a guided lesson's Back / Next asked for another page
+if goto in lessons and goto != page.url_path:
+    st.switch_page(lessons[goto])
+shell.track("lang", "model", "weights", "present", "guide", "gstep")
 shell.notice_ignored(ignored)
 if page.url_path in lessons:
     st.title(page.title)
+    guides.bar(page.url_path, settings.lang)
     if next(lesson for lesson in LESSONS if lesson.name == page.url_path).prompt:
         shell.prompt_box(settings)
         shell.track("prompt")

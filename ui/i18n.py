@@ -11,7 +11,7 @@ import re
 import viz
 
 from .state import lang
-from .strings import generate, lab, mlm, positional, rank, scaling, similarity, softmax, translate
+from .strings import generate, guides, lab, mlm, positional, rank, scaling, similarity, softmax, translate
 
 STRINGS: dict[str, dict[str, str]] = {
     # ---------------------------------------------------------------- shell
@@ -274,6 +274,7 @@ for _table in (
     mlm.STRINGS,
     similarity.STRINGS,
     lab.STRINGS,
+    guides.STRINGS,
     scaling.STRINGS,
 ):
     assert not set(_table) & set(STRINGS), set(_table) & set(STRINGS)  # one meaning per key

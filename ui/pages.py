@@ -17,6 +17,7 @@ class Lesson:
 
 
 LESSONS = [
+    Lesson("guides", "lessons/guides.py", ":material/school:", prompt=False),
     Lesson("explorer", "lessons/explorer.py", ":material/grid_on:"),
     Lesson("masks", "lessons/masks.py", ":material/filter_alt:"),
     Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:"),

@@ -6,6 +6,8 @@ own widgets do not exist yet when the link is first read).
 
 from __future__ import annotations
 
+import re
+
 import models
 from models import catalog
 
@@ -125,6 +127,13 @@ def float_in(low: float, high: float):
     return parse
 
 
+def guide_id(raw: str) -> str:
+    """A guide's file name without .toml: letters, digits, '-', '_' and '.' only."""
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", raw):
+        raise ValueError(raw)
+    return raw
+
+
 def one_based(default: int = 0) -> Param:
     """Layers, heads and positions are 0-based in code and 1-based for people (and in the URL)."""
     return Param(default, lambda raw: int_in(1, MAX_LAYERS_OR_HEADS)(raw) - 1, lambda v: str(v + 1))
@@ -203,6 +212,9 @@ PARAMS: dict[str, Param] = {
         text,
     ),
     "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
+    # guided lessons: which one, and the step (1-based in the URL)
+    "guide": Param(None, guide_id),
+    "gstep": one_based(),
     # architecture lab (plus lab_params() below)
     "lab_anatomy": Param("a", choice(*SIDES)),
     "lab_tree": Param(False, **BOOL),

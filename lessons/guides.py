@@ -1,0 +1,27 @@
+"""Guided lessons: pick one and the class walks through its steps; each step opens a page preset."""
+
+import streamlit as st
+
+from ui import guides, state
+from ui.i18n import md, t
+
+settings = state.current()
+code = settings.lang
+available, problems = guides.current_guides()
+st.markdown(t("guides.intro"))
+for problem in problems:  # a broken file names itself and its line; the others still load
+    st.error(t("guides.problem", problem=md(problem)))
+if not available:
+    st.info(t("guides.none"))
+for guide in available.values():
+    with st.container(border=True):
+        st.subheader(guides.localized(guide.title, code))
+        if guide.summary:
+            st.markdown(guides.localized(guide.summary, code))
+        st.caption(t("guides.steps", n=len(guide.steps), pages=", ".join(
+            dict.fromkeys(t(f"nav.{s.page}") for s in guide.steps))))  # fmt: skip
+        st.button(t("guides.start"), key=f"start_{guide.id}", type="primary", icon=":material/play_arrow:",
+                  on_click=guides.go_to, args=(guide.id, 0))  # fmt: skip
+with st.expander(t("guides.write_title")):
+    st.markdown(t("guides.write", env=guides.GUIDES_ENV))
+    st.code(guides.__doc__.split("\n\n")[1], language="toml")

@@ -1,0 +1,114 @@
+"""Guided lessons: the shipped TOML files load in both languages, a broken file is reported with its
+file and line while the others still load, a teacher's folder is read, and Next / Back / End walk
+the app through the steps' preset pages."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.pages.apptest import open_app
+from ui import guides
+from ui.pages import LESSONS
+from ui.params import PARAMS
+
+PAGES = {lesson.name for lesson in LESSONS}
+GOOD = """title = { en = "Mine", zh = "我的" }
+[[steps]]
+page = "explorer"
+params = { model = "encoder", layer = 2 }
+title = { en = "One" }
+text = { en = "Look." }
+"""
+
+
+def test_shipped_guides_load_in_both_languages():
+    found, problems = guides.load_all([guides.SHIPPED_DIR], PAGES)
+    assert not problems, [str(p) for p in problems]
+    assert len(found) >= 1
+    for guide in found.values():
+        assert guide.title.get("zh"), guide.id
+        for n, step in enumerate(guide.steps):
+            for words in (step.title, step.text, step.question):
+                assert not words or words.get("zh"), (guide.id, n)
+            for name, value in step.params.items():
+                assert PARAMS[name].parse(PARAMS[name].dump(value)) == value  # round-trips through a URL
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        (GOOD.replace('page = "explorer"', 'page = "nowhere"'), 3, "page"),
+        (GOOD.replace("layer = 2", "layer = 99"), 4, "layer"),
+        (GOOD.replace("layer = 2", "colour = 2"), 4, "colour"),
+        (GOOD.replace('title = { en = "One" }', "title = { en = "), 5, ""),  # TOML syntax
+        (GOOD.replace('text = { en = "Look." }', ""), 2, "text"),
+        (GOOD.replace("[[steps]]", "[step]"), None, "[[steps]]"),
+    ],
+)
+def test_a_broken_file_names_its_line_and_the_others_still_load(tmp_path: Path, text, line, words):
+    (tmp_path / "a-good.toml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "b-broken.toml").write_text(text, encoding="utf-8")
+    found, problems = guides.load_all([tmp_path], PAGES)
+    assert list(found) == ["a-good"]
+    assert len(problems) == 1
+    problem = problems[0]
+    assert problem.source.endswith("b-broken.toml") and words in problem.message
+    assert problem.line == line, str(problem)
+    assert str(problem).startswith(str(tmp_path / "b-broken.toml"))
+
+
+def test_a_teachers_folder_is_read(tmp_path: Path, monkeypatch):
+    (tmp_path / "mine.toml").write_text(GOOD, encoding="utf-8")
+    monkeypatch.setenv(guides.GUIDES_ENV, str(tmp_path))
+    found, problems = guides.load_all(guides.folders(), PAGES)
+    assert "mine" in found and not problems
+    assert found["mine"].steps[0].params == {"model": "encoder", "layer": 1}  # 1-based in files, as in URLs
+
+
+def bar_caption(at) -> str:
+    return next((c.value for c in at.caption if c.value.startswith("Guided lesson")), "")
+
+
+def test_next_back_and_end_walk_through_the_steps():
+    guide = guides.load_all([guides.SHIPPED_DIR], PAGES)[0]["01-three-architectures"]
+    at = open_app("guides")
+    at.button(key=f"start_{guide.id}").click().run()
+    assert not at.exception
+    for index, step in enumerate(guide.steps):
+        assert at.session_state["gstep"] == index
+        assert f"step {index + 1} of {len(guide.steps)}" in bar_caption(at)
+        assert at.title[0].value == open_app(step.page).title[0].value  # the step's page is open
+        for name, value in step.params.items():
+            assert at.session_state[name] == value
+        assert at.query_params.get("guide") == [guide.id] or at.query_params.get("guide") == guide.id
+        if index + 1 < len(guide.steps):
+            at.button(key="guide_next").click().run()
+            assert not at.exception
+    assert "guide_next" not in [b.key for b in at.button]  # the last step
+    at.button(key="guide_back").click().run()
+    assert at.session_state["gstep"] == len(guide.steps) - 2
+    at.button(key="guide_end").click().run()
+    assert at.session_state["guide"] is None and not bar_caption(at)
+
+
+def test_a_step_resets_what_an_earlier_step_set():
+    guide = guides.load_all([guides.SHIPPED_DIR], PAGES)[0]["01-three-architectures"]
+    guides_page = open_app("guides")
+    guides_page.session_state["view"] = "grid"
+    guides_page.button(key=f"start_{guide.id}").click().run()
+    assert guides_page.session_state["view"] == "heatmap"  # back to its default
+
+
+def test_a_shared_link_opens_the_step_and_an_unknown_guide_is_a_notice():
+    at = open_app("translate", guide="01-three-architectures", gstep="3", source="1234")
+    assert "step 3 of" in bar_caption(at)
+    at = open_app("explorer", guide="no-such-lesson")
+    assert any("was not found" in w.value for w in at.warning)
+    assert not at.exception
+
+
+def test_leaving_the_steps_page_offers_a_way_back():
+    at = open_app("masks", guide="01-three-architectures", gstep="1")  # step 1 is on the explorer
+    assert "you left step 1" in bar_caption(at)
+    at.button(key="guide_resume").click().run()
+    assert at.title[0].value == "Attention Explorer"
