@@ -7,7 +7,9 @@ browser context, i.e. a fresh Streamlit session.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
+import pytest
 from playwright.sync_api import Page, expect
 
 HEATMAP_TICKS = ".js-plotly-plot .ytick text"
@@ -134,3 +136,29 @@ def test_clearing_the_prompt_clears_it_from_the_url(page: Page) -> None:
     expect(page.get_by_text("Type a prompt above")).to_be_visible(timeout=DRAW_MS)
     # What is on screen is an empty prompt; a shared link or a reload must not bring the old one back.
     expect(page).not_to_have_url(re.compile(r"prompt=alice"), timeout=3_000)
+
+
+HOSTILE = '<img src=x onerror="window.__pwned=1;alert(1)"><script>window.__pwned=2</script>'
+# Every place user text reaches: the shared prompt on the prompt pages, and each page's own text boxes.
+HOSTILE_PAGES = [
+    ("explorer", "prompt"), ("masks", "word"), ("mlm", "prompt"), ("generate", "prompt"), ("lab", "prompt"),
+    ("softmax", "prompt"), ("translate", "source"), ("translate", "typed"), ("similarity", "sentences"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lesson", "param"), HOSTILE_PAGES)
+def test_html_in_user_text_executes_nothing(page: Page, lesson: str, param: str) -> None:
+    """An <img onerror> or <script> typed by a student is shown as text on every page: no element
+    with an event handler appears, no script runs, no dialog opens."""
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(f"/{lesson}?{urlencode({param: HOSTILE})}")
+    boxes = "() => [...document.querySelectorAll('input, textarea')].some(e => e.value.includes('onerror'))"
+    page.wait_for_function(boxes, timeout=FIRST_DRAW_MS)  # the text did arrive, in its box
+    page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=FIRST_DRAW_MS)
+    page.wait_for_timeout(500)  # give a would-be injected handler a moment to fire
+    assert page.evaluate("() => window.__pwned") is None
+    assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] [onerror]').length") == 0
+    assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] script').length") == 0
+    assert dialogs == []
+    expect(page.get_by_test_id("stException")).to_have_count(0)
