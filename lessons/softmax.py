@@ -37,7 +37,7 @@ for name in ("sigma", "dk"):
     state.ensure(name)
 c1, c2 = st.columns(2)
 c1.select_slider("σ", SIGMAS, key="sigma", help=t("sm.sigma_help"))
-c2.select_slider("d_k", DKS, key="dk")
+c2.select_slider("d_k", DKS, key="dk", on_change=lambda: st.session_state.update(sm_log2s=None))  # new d_k: own 1/sqrt
 shell.track("sigma", "dk")
 sigma, d_k = st.session_state["sigma"], st.session_state["dk"]
 table = dot_table() * sigma**2  # q·k scales with σ·σ
@@ -91,10 +91,8 @@ st.markdown(t("sm.row_intro", n=ROW_KEYS, d_k=d_k, sigma=sigma))
 rng = np.random.default_rng(0)
 row = rng.normal(0, sigma, d_k) @ rng.normal(0, sigma, (d_k, ROW_KEYS))  # raw q·k_j
 default = -0.5 * np.log2(d_k)  # log2(1/sqrt(d_k))
-changed_dk = st.session_state.get("_sm_dk", d_k) != d_k  # not on a first load: a shared link keeps its s
-if st.session_state.get("sm_log2s") is None or changed_dk:
-    st.session_state["sm_log2s"] = default  # a new d_k starts at its own 1/sqrt(d_k)
-st.session_state["_sm_dk"] = d_k
+if st.session_state.get("sm_log2s") is None:  # first load, or the student moved d_k (its on_change)
+    st.session_state["sm_log2s"] = default  # starts at this d_k's own 1/sqrt(d_k)
 st.slider(t("sm.scale_slider"), *LOG2_SCALE, step=0.25, key="sm_log2s", help=t("sm.scale_help"), format="%.2f")
 shell.track("sm_log2s")
 s = 2.0 ** st.session_state["sm_log2s"]
