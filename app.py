@@ -20,7 +20,7 @@ page = st.navigation([home, *lessons.values()])
 goto = guides.pending_page()  # a guided lesson's Back / Next asked for another page
 if goto in lessons and goto != page.url_path:
     st.switch_page(lessons[goto])
-shell.track("lang", "model", "weights", "present", "guide", "gstep")
+shell.track("lang", "model", "weights", "present", "tables", "guide", "gstep")
 shell.notice_ignored(ignored)
 if page.url_path in lessons:
     st.title(page.title)

@@ -53,7 +53,7 @@ if view == "grid":
     st.caption(t("explorer.grid_caption"))
     title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
     big = viz.heatmap(att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
-    st.plotly_chart(big, key="grid_big")
+    shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
     shown, what = att, f"{kind} [layers, heads, queries, keys]"
 elif view == "lines":
     layer, _ = controls.layer_head(model.config, with_head=False)
@@ -83,7 +83,7 @@ else:
     else:
         shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
     fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
-    st.plotly_chart(fig, key="heatmap")
+    shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
     what = f"{kind} {title}"
 
 if kind != "decoder.cross":

@@ -219,8 +219,9 @@ for side, col in zip(SIDES, cols, strict=True):
             st.caption(t("lab.clamped", layer=li + 1, head=hi + 1))
         attn = names("attn")("decoder.self" if cfg.arch == "decoder" else "encoder.self")
         title = t("lab.heatmap_title", attn=attn, layer=li + 1, head=hi + 1)
-        st.plotly_chart(viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax,
-                                    scale=scale, labels=labels), key=f"{side}_heat")  # fmt: skip
+        fig = viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax, scale=scale,
+                          labels=labels)  # fmt: skip
+        shell.plot(fig, f"{side}_heat", run["attention"][li, hi], run["tokens"], run["tokens"])
         st.plotly_chart(
             viz.plots.value_heatmap(
                 run["entropy"], [str(i + 1) for i in range(cfg.n_layers)], [str(h + 1) for h in range(cfg.n_heads)],

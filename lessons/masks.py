@@ -48,7 +48,7 @@ for kind in MASKS:
     weights = tr.attention[self_key][layer, head]
     title = t("masks.attention_title", layer=layer + 1, head=head + 1)
     fig = viz.heatmap(weights, tr.tokens, tr.tokens, title=title, scale=settings.scale, labels=labels)
-    right.plotly_chart(fig, key=f"a_{kind}")
+    shell.plot(fig, f"a_{kind}", weights, tr.tokens, tr.tokens, where=right)
 
 st.header(t("masks.perturb_title"))
 st.markdown(t("masks.perturb_intro"))

@@ -170,7 +170,7 @@ layer, head = controls.layer_head(cfg)
 run = scaled_run(settings.model, settings.weights, text, c * cfg.scale)
 tokens = run["tokens"]
 c1, c2 = st.columns(2)
-c1.plotly_chart(
+shell.plot(
     viz.heatmap(
         run["attention"][layer, head],
         tokens,
@@ -179,7 +179,11 @@ c1.plotly_chart(
         labels=viz_labels(),
         title=t("sm.live_heatmap", layer=layer + 1, head=head + 1, c=f"{c:g}"),
     ),
-    key="sm_live_heatmap",
+    "sm_live_heatmap",
+    run["attention"][layer, head],
+    tokens,
+    tokens,
+    where=c1,
 )
 heads = [str(h + 1) for h in range(cfg.n_heads)]
 wide = st.container() if cfg.n_heads > 8 else c2  # MiniLM's 6 x 12 table needs the full width to read

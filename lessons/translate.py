@@ -52,7 +52,7 @@ c1.plotly_chart(
 matrix = np.stack([s.attention["decoder.cross"][layer, head] for s in steps[:n]])  # [steps so far, source]
 # Row i: the decoder reads token i and predicts token i+1; both figures on this page label it "read → written".
 reads = ["[BOS]", *out[:-1]]
-c2.plotly_chart(
+shell.plot(
     viz.heatmap(
         matrix,
         [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
@@ -61,7 +61,11 @@ c2.plotly_chart(
         scale=settings.scale,
         labels=labels,
     ),
-    key="tr_matrix",
+    "tr_matrix",
+    matrix,
+    [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
+    src_tokens,
+    where=c2,
 )
 share, chance = alignment_heads(settings.weights)
 best = np.unravel_index(int(share.argmax()), share.shape)
@@ -138,7 +142,7 @@ tr = res["trace"]
 forced_rows = [f"{a} → {b}" for a, b in zip(tr.target_tokens, res["tokens"], strict=True)]
 forced_src = [f"“{tok}”" for tok in tr.tokens]
 c1, c2 = st.columns(2)
-c1.plotly_chart(
+shell.plot(
     viz.heatmap(
         tr.attention["decoder.self"][layer, head],
         forced_rows,
@@ -147,9 +151,13 @@ c1.plotly_chart(
         scale=settings.scale,
         labels=labels,
     ),
-    key="tr_self",
+    "tr_self",
+    tr.attention["decoder.self"][layer, head],
+    forced_rows,
+    tr.target_tokens,
+    where=c1,
 )
-c2.plotly_chart(
+shell.plot(
     viz.heatmap(
         tr.attention["decoder.cross"][layer, head],
         forced_rows,
@@ -158,6 +166,10 @@ c2.plotly_chart(
         scale=settings.scale,
         labels=labels,
     ),
-    key="tr_cross",
+    "tr_cross",
+    tr.attention["decoder.cross"][layer, head],
+    forced_rows,
+    forced_src,
+    where=c2,
 )
 st.markdown(t("tr.forced_explain"))

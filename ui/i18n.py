@@ -48,6 +48,16 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "present.label": {"en": "Presentation mode", "zh": "演示模式"},
     "present.help": {"en": "Larger text and figures for a projector.", "zh": "更大的文字和图，适合投影。"},
+    "tables.label": {"en": "Numbers as tables", "zh": "用表格显示数值"},
+    "tables.help": {
+        "en": "Every attention heatmap also as a table of its exact weights, readable by a screen reader.",
+        "zh": "每张注意力热力图同时以表格列出精确权重，屏幕阅读器可以朗读。",
+    },
+    "tables.row": {"en": "query ↓ key →", "zh": "查询 ↓ 键 →"},
+    "tables.cut": {
+        "en": "The table shows the first {n} rows and columns of {rows} × {cols}.",
+        "zh": "表格只显示 {rows} × {cols} 中的前 {n} 行和前 {n} 列。",
+    },
     "prompt.label": {"en": "Prompt", "zh": "输入文本"},
     "prompt.placeholder": {"en": "Type a sentence…", "zh": "输入一句话……"},
     "prompt.examples": {"en": "Examples", "zh": "示例"},

@@ -145,6 +145,7 @@ PARAMS: dict[str, Param] = {
     "model": Param("decoder", choice(*models.AVAILABLE)),
     "weights": Param("trained", choice(*WEIGHTS)),
     "present": Param(False, **BOOL),
+    "tables": Param(False, **BOOL),
     "prompt": Param(DEFAULT_PROMPT, text),
     # explorer and masks
     "layer": one_based(),
@@ -228,4 +229,4 @@ PARAMS: dict[str, Param] = {
     "budget": Param(23.77, number_in(BUDGETS)),  # log10 of 6 · 70B · 1.4T, Chinchilla's budget
 }
 PARAMS |= lab_params()
-SHARED = ["lang", "model", "weights", "present", "prompt"]
+SHARED = ["lang", "model", "weights", "present", "prompt", "tables"]

@@ -8,6 +8,7 @@ import importlib.util
 import re
 from typing import NoReturn
 
+import numpy as np
 import streamlit as st
 
 import models
@@ -97,6 +98,7 @@ def sidebar() -> state.Settings:
             help=t("weights.help"),
         )
         st.toggle(t("present.label"), key="present", help=t("present.help"))
+        st.toggle(t("tables.label"), key="tables", help=t("tables.help"))
     settings = state.current()
     st.html(BASE_CSS)
     if settings.present:
@@ -153,6 +155,25 @@ def prompt_or_stop(settings: state.Settings, model: models.LiveModel, text: str 
         ids = model.tokenizer.encode(text)
         st.info(t("prompt.english_only", unk=ids.count(unk), n=len(ids)))
     return text
+
+
+TABLE_MAX = 40  # rows and columns of a number table; a bigger matrix is cut (the Explorer exports CSV)
+
+
+def plot(fig, key: str, matrix=None, rows: list[str] | None = None, cols: list[str] | None = None, where=None) -> None:
+    """Draw a figure; with the sidebar's "numbers as tables" on, also its matrix as an HTML table of
+    exact values under it. A Plotly chart is a picture a screen reader cannot read; a table is."""
+    where = where or st
+    where.plotly_chart(fig, key=key)
+    if matrix is None or not st.session_state.get("tables"):
+        return
+    m = np.asarray(matrix)[:TABLE_MAX, :TABLE_MAX]
+    row_names = [f"{i} {r}" for i, r in enumerate(rows or range(m.shape[0]))][: m.shape[0]]
+    col_names = [f"{j} {c}" for j, c in enumerate(cols or range(m.shape[1]))][: m.shape[1]]
+    table = {t("tables.row"): row_names} | {c: [f"{v:.3f}" for v in m[:, j]] for j, c in enumerate(col_names)}
+    where.table(table)
+    if max(np.shape(matrix)) > TABLE_MAX:
+        where.caption(t("tables.cut", n=TABLE_MAX, rows=np.shape(matrix)[0], cols=np.shape(matrix)[1]))
 
 
 def code_span(text: str) -> str:

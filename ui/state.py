@@ -24,6 +24,7 @@ class Settings:
     weights: str
     present: bool
     prompt: str
+    tables: bool = False  # every attention heatmap also as a table of numbers (screen readers)
 
     @property
     def scale(self) -> float:
@@ -34,7 +35,7 @@ def current() -> Settings:
     for name in SHARED:
         ensure(name)
     s = st.session_state
-    return Settings(s["lang"], s["model"], s["weights"], bool(s["present"]), s["prompt"] or "")
+    return Settings(s["lang"], s["model"], s["weights"], bool(s["present"]), s["prompt"] or "", bool(s["tables"]))
 
 
 def lang() -> str:
