@@ -162,3 +162,24 @@ def test_html_in_user_text_executes_nothing(page: Page, lesson: str, param: str)
     assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] script').length") == 0
     assert dialogs == []
     expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+FOCUSED_JS = """() => { const e = document.activeElement;
+  const text = (e.innerText || e.value || '').trim().slice(0, 40);
+  return [e.tagName, e.getAttribute('aria-label') || '', text].join('|') }"""
+
+
+def test_every_kind_of_control_is_reachable_with_the_keyboard(page: Page) -> None:
+    """Tab alone reaches the prompt, the example pills, the segmented controls (layer, head, view),
+    the toggles, the downloads and every sidebar control: a student without a mouse can use the page."""
+    open_explorer(page)
+    seen = []
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate(FOCUSED_JS))
+    text = "\n".join(seen)
+    wanted = ["INPUT|Prompt|", "INPUT|Model|", "INPUT|Language / 语言|", "INPUT|Presentation mode|",
+              "INPUT|Numbers as tables|", "BUTTON||1", "BUTTON||one head",
+              "Download shown attention (CSV)"]  # fmt: skip
+    for control in wanted:
+        assert control in text, (control, seen)

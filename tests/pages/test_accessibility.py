@@ -2,6 +2,8 @@
 reader cannot read a Plotly picture), and the palettes carry their meaning in lightness, so they hold
 for colour-vision deficiencies and in greyscale."""
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -38,7 +40,7 @@ def _lightness(hex_colour: str) -> float:
 def test_the_attention_scale_gets_darker_at_every_step():
     """Sequential and single-hue: more weight is always darker (ColorBrewer Blues)."""
     lightness = [_lightness(c) for _, c in palette.ATTENTION_COLORSCALE]
-    assert all(a > b for a, b in zip(lightness, lightness[1:], strict=False)), lightness
+    assert all(a > b for a, b in pairwise(lightness)), lightness
     assert lightness[0] == pytest.approx(100) and lightness[-1] < 25
 
 
@@ -46,5 +48,5 @@ def test_the_diverging_scale_is_white_at_zero_and_darker_towards_both_ends():
     lightness = [_lightness(c) for _, c in palette.DIVERGING_COLORSCALE]
     middle = len(lightness) // 2
     assert lightness[middle] == pytest.approx(100)
-    assert all(a < b for a, b in zip(lightness[:middle], lightness[1 : middle + 1], strict=True))
-    assert all(a > b for a, b in zip(lightness[middle:], lightness[middle + 1 :], strict=False))
+    assert all(a < b for a, b in pairwise(lightness[: middle + 1]))
+    assert all(a > b for a, b in pairwise(lightness[middle:]))
