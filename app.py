@@ -9,6 +9,7 @@ from ui.pages import LESSONS
 st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide")
 shell.freeze_gc_once()
 
+guides.apply_pending()  # a guided lesson's step, before any widget is drawn
 ignored = url.restore_once(params.PARAMS)
 settings = shell.sidebar()
 home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)

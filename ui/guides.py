@@ -31,7 +31,7 @@ from .params import PARAMS
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "guides"
 GUIDES_ENV = "ATTENTION_LAB_GUIDES"
-NOT_PRESET = ("lang", "present", "guide", "gstep")  # the viewer's own choices, never set by a step
+NOT_PRESET = ("lang", "present", "tables", "guide", "gstep")  # the viewer's own choices, never set by a step
 MAX_STEPS = 50
 
 
@@ -182,16 +182,25 @@ def go_to(guide_id: str, index: int) -> None:
     language, presentation mode, model and weights stay unless the step sets them."""
     guide = current_guides()[0][guide_id]
     step = guide.steps[index]
-    for name, param in PARAMS.items():
-        if name not in NOT_PRESET and name not in ("model", "weights"):
-            st.session_state[name] = param.default
-    st.session_state.update(step.params)
-    st.session_state["guide"], st.session_state["gstep"] = guide.id, index
-    st.session_state["_goto"] = step.page
+    ss = st.session_state
+    wanted = {
+        name: ss.get(name, param.default) for name, param in PARAMS.items() if name in (*NOT_PRESET, "model", "weights")
+    }
+    wanted |= {name: param.default for name, param in PARAMS.items() if name not in wanted}
+    wanted |= {**step.params, "guide": guide.id, "gstep": index}
+    # st.switch_page reruns without the browser's widget values, so widget keys set now would be lost:
+    # the state is applied at the start of the page's own run (apply_pending), before any widget exists.
+    ss["_apply"], ss["_goto"] = wanted, step.page
 
 
 def stop_guide() -> None:
     st.session_state["guide"], st.session_state["gstep"] = None, 0
+
+
+def apply_pending() -> None:
+    """Called first thing in app.py: a step's state, once its page is the one running."""
+    if "_goto" not in st.session_state and "_apply" in st.session_state:
+        st.session_state.update(st.session_state.pop("_apply"))
 
 
 def pending_page() -> str | None:

@@ -112,3 +112,14 @@ def test_leaving_the_steps_page_offers_a_way_back():
     assert "you left step 1" in bar_caption(at)
     at.button(key="guide_resume").click().run()
     assert at.title[0].value == "Attention Explorer"
+
+
+def test_the_viewers_language_and_settings_survive_the_steps():
+    """st.switch_page reruns without the browser's widget values: the step's state is applied at the
+    start of its page's run, so the language, tables and presentation switches stay as they were."""
+    at = open_app("guides", lang="zh", tables="1", present="1")
+    at.button(key="start_01-three-architectures").click().run()
+    at.button(key="guide_next").click().run()
+    assert at.session_state["lang"] == "zh" and at.session_state["tables"] and at.session_state["present"]
+    assert at.session_state["model"] == "encoder" and at.title[0].value == "注意力浏览器"
+    assert at.table  # the tables switch is still on
