@@ -18,9 +18,9 @@ lessons = {
     for lesson in LESSONS
 }
 page = st.navigation([home, *lessons.values()])
-goto = guides.pending_page()  # a guided lesson's Back / Next asked for another page
-if goto in lessons and goto != page.url_path:
-    st.switch_page(lessons[goto])
+goto = guides.pending_page()  # a guided lesson's Back / Next: its state is applied in the next run
+if goto in lessons:
+    st.switch_page(lessons[goto]) if goto != page.url_path else st.rerun()
 shell.track("lang", "model", "weights", "present", "tables", "guide", "gstep")
 shell.notice_ignored(ignored)
 if page.url_path in lessons:

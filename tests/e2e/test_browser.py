@@ -183,3 +183,17 @@ def test_every_kind_of_control_is_reachable_with_the_keyboard(page: Page) -> Non
               "Download shown attention (CSV)"]  # fmt: skip
     for control in wanted:
         assert control in text, (control, seen)
+
+
+def test_a_guided_lesson_in_chinese_steps_through_pages(page: Page) -> None:
+    """Start → the first step's page in its preset state, in the viewer's language; Next step → the
+    next one, and the address bar holds the step for a student to open."""
+    page.goto("/guides?lang=zh")
+    page.get_by_role("button", name="开始").first.click()
+    main = page.get_by_test_id("stMain")
+    expect(main.get_by_role("heading", name="注意力浏览器")).to_be_visible(timeout=FIRST_DRAW_MS)
+    expect(main.get_by_text("第 1 / 4 步")).to_be_visible()
+    main.get_by_role("button", name="下一步").click()
+    expect(main.get_by_text("第 2 / 4 步")).to_be_visible(timeout=DRAW_MS)
+    expect(page.get_by_test_id("stSidebar").get_by_role("combobox", name="模型")).to_have_value("仅编码器（BERT 式）")
+    page.wait_for_function("() => location.search.includes('gstep=2')", timeout=DRAW_MS)
