@@ -47,6 +47,10 @@ CJK_CHAR = "[\u3400-\u9fff\uf900-\ufaff]"  # the Chinese numerals the encoder-de
 PRESENTATION_CSS = """<style>
 html { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
+/* Side-by-side columns stack: each figure gets the full width, so its cells and labels grow with the
+   larger fonts instead of shrinking to fit half a screen. */
+[data-testid="stHorizontalBlock"] { flex-direction: column; }
+[data-testid="stHorizontalBlock"] > [data-testid="stColumn"] { width: 100% !important; flex: 1 1 100% !important; }
 </style>"""
 
 
