@@ -4,6 +4,12 @@ Every figure takes scale (1.0 on screen, about 1.5 on a projector) and a Labels 
 it shows, so pages choose the language and size; every token drawn is HTML-escaped.
 """
 
+# Plotly checks for pandas lazily, through sys.modules: when the first sessions of a fresh server
+# built figures in parallel, one thread saw another's half-imported pandas and raised
+# "partially initialized module 'pandas' has no attribute 'Series'" (bench/load.py, 40 sessions).
+# Importing it here, before any figure, makes every thread wait for the finished module.
+import pandas  # noqa: F401  (isort: keep first)
+
 from viz.anatomy import ScalingLabels, param_treemap, scaling_contours, short_count
 from viz.attention import heads_grid, heatmap, mask_heatmap
 from viz.change import change_bars
