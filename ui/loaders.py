@@ -11,12 +11,18 @@ import json
 
 import numpy as np
 import streamlit as st
+import torch
 
 import models
 from models import analysis, data, experiments, mlm, pretrained, probes, variants
 from models.experiments import self_key
 
 from .params import MAX_NEW
+
+# Sessions are the parallelism (one script thread per rerun): torch's intra-op threads only added a
+# thread pool per running session on the same 2 cores. bench/load.py, 40 sessions without think time:
+# 2 threads 14.6 reruns/s, p95 4.6 s, 36 server threads; 1 thread 15.0 reruns/s, p95 3.1 s, 18 threads.
+torch.set_num_threads(1)
 
 
 @st.cache_resource(show_spinner=False)
