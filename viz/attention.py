@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from viz.axes import as_float, grid_height, resolve_zmax, square_cells, token_axis
+from viz.axes import as_float, grid_height, resolve_zmax, square_cells, token_axis, unvalidated
 from viz.change import change_bars
 from viz.check import check_attention, check_index
 from viz.head_view import head_view
@@ -45,29 +45,32 @@ def heatmap(
     head's largest weight (useful for diffuse heads whose weights are all small).
     """
     w = as_float(check_attention(weights, query_tokens, key_tokens))  # [Tq, Tk]
-    n_q = w.shape[0]
-    fig = go.Figure(
-        go.Heatmap(
-            z=w,
-            x=axis_labels(key_tokens),
-            y=axis_labels(query_tokens),
-            zmin=0.0,
-            zmax=resolve_zmax(w, zmax),
-            colorscale=ATTENTION_COLORSCALE,
-            colorbar=dict(title=dict(text=escape(labels.weight)), thickness=round(14 * scale)),
-            hovertemplate=_hover(labels, f"{escape(labels.weight)}: %{{z:.3f}}"),
-        )
+    x, y = axis_labels(key_tokens), axis_labels(query_tokens)
+    trace = dict(
+        type="heatmap",
+        z=w,
+        x=x,
+        y=y,
+        zmin=0.0,
+        zmax=resolve_zmax(w, zmax),
+        colorscale=ATTENTION_COLORSCALE,
+        colorbar=dict(title=dict(text=escape(labels.weight)), thickness=round(14 * scale)),
+        hovertemplate=_hover(labels, f"{escape(labels.weight)}: %{{z:.3f}}"),
     )
-    fig.update_layout(
-        **base_layout(scale),
-        height=grid_height(n_q, scale),
-        xaxis=token_axis(fig.data[0].x, labels.key, scale, angle=True),
-        yaxis=token_axis(fig.data[0].y, labels.query, scale, reverse=True),
+    layout = base_layout(scale)
+    layout.update(
+        height=grid_height(w.shape[0], scale),
+        xaxis={**token_axis(x, labels.key, scale, angle=True), "constrain": "domain"},  # square cells:
+        yaxis={
+            **token_axis(y, labels.query, scale, reverse=True),
+            "scaleanchor": "x",
+            "scaleratio": 1,
+            "constrain": "domain",
+        },  # one row as tall as one column is wide
     )
-    square_cells(fig)
     if title:
-        fig.update_layout(title_text=escape(title))
-    return fig
+        layout["title"] = {**layout["title"], "text": escape(title)}
+    return unvalidated([trace], layout)
 
 
 def heads_grid(
