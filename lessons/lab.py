@@ -13,7 +13,7 @@ from models import analysis, catalog, variants
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
 from models.transformer import INIT_STD
 from ui import controls, shell, state
-from ui.i18n import md, names, t, viz_labels
+from ui.i18n import md, names, part_names, t, viz_labels
 from ui.loaders import lab_model, lab_run, training_jobs
 from ui.params import LAB_D_FF, LAB_D_MODEL, LAB_HEADS, LAB_LAYERS, LAB_PRESETS, LAB_SCALES, SIDES
 
@@ -21,7 +21,6 @@ FIELDS = ("arch", "layers", "d", "heads", "kv", "ff", "norm_position", "norm", "
           "bias", "tie", "seed")  # fmt: skip
 LAB_MAX_LEN = 128  # the lab's models read at most this many tokens
 POLL_SECONDS = 1.0  # the live loss curve's refresh while a variant trains
-PARTS = ("embeddings", "attention", "attention.q", "attention.k", "attention.v", "attention.o", "ffn", "norms", "head")
 
 settings = state.current()
 labels = viz_labels()
@@ -316,7 +315,7 @@ cfg, model = configs[side], sides[side][0]
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
     counts_side = analysis.parameter_counts(cfg)
-    st.plotly_chart(viz.param_treemap(counts_side, {p: t(f"part.{p}") for p in PARTS} | {"root": t("part.root")},
+    st.plotly_chart(viz.param_treemap(counts_side, part_names(),
                                       title=t("lab.treemap_fig", side=t(f"lab.side.{side}")), scale=scale),
                     key="lab_treemap")  # fmt: skip
 c2.markdown(t("lab.tree_explain"))

@@ -9,11 +9,9 @@ import streamlit as st
 import viz
 from models import analysis, catalog, scaling
 from ui import shell, state
-from ui.i18n import t
+from ui.i18n import part_names, t
 from ui.params import BUDGETS, KV_DTYPES
 
-PARTS = ("embeddings", "attention", "attention.q", "attention.k", "attention.v", "attention.o", "ffn", "norms", "head",
-         "pooler")  # fmt: skip
 GIB = 2**30
 N_RANGE = (1e7, 1e13)  # the contour plot's axes: parameters ...
 D_RANGE = (1e8, 1e15)  # ... and training tokens
@@ -25,7 +23,6 @@ scale = settings.scale
 for name in ("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "budget"):
     state.ensure(name)
 shell.track("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "budget")
-part_names = {p: t(f"part.{p}") for p in PARTS} | {"root": t("part.root")}
 
 # ----------------------------------------------------------------- published models
 st.markdown(t("sc.intro"))
@@ -52,7 +49,7 @@ if picked.note:
     st.info(t(picked.note, computed=computed, published=published, small=small))
 c1, c2 = st.columns([3, 2], gap="large")
 counts = catalog.counts(picked)
-c1.plotly_chart(viz.param_treemap(counts, part_names, title=t("sc.treemap_fig", model=picked.name), scale=scale),
+c1.plotly_chart(viz.param_treemap(counts, part_names(), title=t("sc.treemap_fig", model=picked.name), scale=scale),
                 key="sc_treemap")  # fmt: skip
 with c2:
     per_layer = analysis.parameter_counts(dataclasses.replace(cfg, n_layers=1))

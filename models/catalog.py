@@ -112,10 +112,11 @@ def built_count(cfg: ModelConfig) -> int:
 
 
 def kv_projection_saving(cfg: ModelConfig) -> int:
-    """Parameters GQA saves over MHA of the same width: the K and V projections of the missing
-    heads, W_k and W_v each d_model × (n_heads − n_kv_heads)·d_head per attention layer."""
-    n_attn = analysis.parameter_counts(cfg)["attention.k"] // max(1, cfg.d_model * cfg.kv_heads * cfg.d_head)
-    return 2 * n_attn * cfg.d_model * (cfg.n_heads - cfg.kv_heads) * cfg.d_head
+    """Parameters GQA saves over MHA of the same width: the K and V projections (and biases, if any)
+    of the missing heads, W_k and W_v each d_model × (n_heads − n_kv_heads)·d_head per attention layer.
+    Taken from the one parameter formula, so it cannot drift from the counts."""
+    mha, gqa = analysis.parameter_counts(dataclasses.replace(cfg, n_kv_heads=None)), analysis.parameter_counts(cfg)
+    return sum(mha[k] - gqa[k] for k in ("attention.k", "attention.v"))
 
 
 def kv_cache_bytes_per_token(cfg: ModelConfig, dtype: str = "bfloat16", kv_heads: int | None = None) -> int:

@@ -27,6 +27,7 @@ from pathlib import Path
 import streamlit as st
 
 from .i18n import md, t
+from .pages import LESSONS
 from .params import PARAMS
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "guides"
@@ -209,8 +210,6 @@ def pending_page() -> str | None:
 
 
 def current_guides() -> tuple[dict[str, Guide], list[Problem]]:
-    from .pages import LESSONS  # here, not at the top: pages -> (nothing) but keep ui.guides importable alone
-
     return available(frozenset(lesson.name for lesson in LESSONS))
 
 

@@ -315,6 +315,11 @@ def names(prefix: str):
     return lambda option: _in(code, f"{prefix}.{option}")
 
 
+def part_names() -> dict[str, str]:
+    """Translated names of parameter_counts() components (and "root", the total) for viz.param_treemap."""
+    return {key.removeprefix("part."): t(key) for key in STRINGS if key.startswith("part.")}
+
+
 def viz_labels() -> viz.Labels:
     names = ("query", "key", "weight", "layer", "head", "allowed", "blocked", "position", "change", "unchanged",
              "changed")  # fmt: skip

@@ -82,9 +82,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "sc.kv_vs_mha": {"en": "{mha} GiB with MHA", "zh": "MHA 下为 {mha} GiB"},
     "sc.kv_saved": {"en": "K/V projection parameters saved", "zh": "节省的 K/V 投影参数"},
     "sc.kv_saved_help": {
-        "en": "2 (W_k and W_v) × layers × d_model × ({heads} − {kv}) × d_head: the K/V heads MHA would have and GQA "
-        "does not.",
-        "zh": "2（W_k 和 W_v）× 层数 × d_model × ({heads} − {kv}) × d_head：即 MHA 会有而 GQA 没有的那些 K/V 头。",
+        "en": "2 (W_k and W_v) × layers × d_model × ({heads} − {kv}) × d_head, plus their biases if the model has "
+        "them: the K/V heads MHA would have and GQA does not.",
+        "zh": "2（W_k 和 W_v）× 层数 × d_model × ({heads} − {kv}) × d_head，若模型有偏置再加上这些偏置：即 MHA 会有而 GQA 没有的那些 K/V 头。",
     },
     "sc.kv_mha_note": {
         "en": "{model} uses MHA (one K/V head per query head): nothing is saved.",
