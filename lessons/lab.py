@@ -147,11 +147,9 @@ def training_panel(side: str, cfg: models.ModelConfig, key: str) -> None:
         st.caption(t("lab.busy"))
 
 
-def side_model(side: str, cfg: models.ModelConfig) -> tuple[models.LiveModel, str | None, dict | None]:
+def side_model(cfg_json: str, key: str) -> tuple[models.LiveModel, str | None, dict | None]:
     """(model, trained key or None, training history or None); a corrupt cache entry is reported,
     deleted and the side falls back to its random initialisation."""
-    key = variants.variant_key(cfg, cfg.seed)
-    cfg_json = json.dumps(cfg.to_dict(), sort_keys=True)
     trained = key if key in jobs.trained and settings.weights == "trained" else None
     if trained is not None:
         try:
@@ -178,8 +176,12 @@ c1.button(t("lab.copy_ab"), on_click=_copy, args=("a", "b"), icon=":material/arr
 c2.button(t("lab.copy_ba"), on_click=_copy, args=("b", "a"), icon=":material/arrow_back:")
 
 sides = {}
+# Each side's identity, computed once a run: the cache key of its config (lab_model, lab_run) and the
+# name of its trained weights on disk.
+cfg_jsons = {side: json.dumps(configs[side].to_dict(), sort_keys=True) for side in SIDES}
+keys = {side: variants.variant_key(configs[side], configs[side].seed) for side in SIDES}
 for side in SIDES:
-    sides[side] = side_model(side, configs[side])
+    sides[side] = side_model(cfg_jsons[side], keys[side])
 text = shell.prompt_or_stop(settings, sides["a"][0])
 
 st.header(t("lab.compare"))
@@ -194,12 +196,11 @@ shell.track("autoscale")
 zmax = None if st.session_state["autoscale"] else 1.0
 if any(sides[s][1] is None for s in SIDES):
     st.caption(t("lab.random_explain", std=INIT_STD))
-runs = {side: lab_run(json.dumps(configs[side].to_dict(), sort_keys=True), sides[side][1], text) for side in SIDES}
+runs = {side: lab_run(cfg_jsons[side], sides[side][1], text) for side in SIDES}
 entropy_max = max(float(np.log(len(r["tokens"]))) for r in runs.values())  # one colour scale for A and B
 cols = st.columns(2, gap="large")
 for side, col in zip(SIDES, cols, strict=True):
-    cfg, (model, trained, history), run = configs[side], sides[side], runs[side]
-    key = variants.variant_key(cfg, cfg.seed)
+    cfg, (model, trained, history), run, key = configs[side], sides[side], runs[side], keys[side]
     with col:
         st.subheader(t(f"lab.side.{side}"))
         total = sum(analysis.parameter_counts(cfg).values())
@@ -253,8 +254,7 @@ if tied:
 
 histories = {}
 for side in SIDES:
-    cfg, (_, _, history) = configs[side], sides[side]
-    job = jobs.jobs.get(variants.variant_key(cfg, cfg.seed))
+    history, job = sides[side][2], jobs.jobs.get(keys[side])
     if history is not None:
         histories[side] = history
     elif job is not None and job.history.val:
