@@ -10,12 +10,13 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from viz.axes import as_float, grid_height, resolve_zmax, square_cells, token_axis, unvalidated
+from viz.axes import as_float, grid_height, resolve_zmax, square_cells, token_axis
 from viz.change import change_bars
 from viz.check import check_attention, check_index
 from viz.head_view import head_view
 from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import ATTENTION_COLORSCALE, MASK_COLORS, OUTLINE, base_layout, font_size
+from viz.spec import unvalidated
 from viz.tokens import token_strip
 
 # The other figures live in files named for what they draw; re-exported so that

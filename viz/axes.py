@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.labels import escape
 from viz.palette import font_size
@@ -35,13 +34,6 @@ def token_axis(categories: list[str], title: str, scale: float, *, reverse: bool
         axis.update(tickmode="linear", tick0=0, dtick=int(np.ceil(n / MANY_TOKENS)))
         axis["tickfont"] = dict(size=max(8, round(font_size(scale) * 0.75)))
     return axis
-
-
-def unvalidated(data: list[dict], layout: dict) -> go.Figure:
-    """A figure from plain dicts, without Plotly's property-by-property validation: an attention
-    heatmap builds in 0.5 ms instead of 8 ms, the same JSON. Under load (bench/load.py, 40 sessions)
-    building validated figures was most of the server's time. tests/viz validate the specs instead."""
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 
 def square_cells(fig) -> None:

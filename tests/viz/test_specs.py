@@ -1,0 +1,54 @@
+"""Every figure builder skips Plotly's validation for speed (viz/spec.py): its output must be exactly
+the figure a validating go.Figure would hold, or a misspelt property would reach the browser silently."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+import viz
+from viz.spec import Spec, merge
+
+TOKENS = ["a", "<b>", "c & d", "猫"]
+
+
+def assert_valid(fig: go.Figure) -> None:
+    """Validating the figure (go.Figure raises on an unknown property or a bad value) changes nothing."""
+    assert json.loads(go.Figure(fig.to_dict()).to_json()) == json.loads(fig.to_json())
+
+
+def _attention(n: int = 4) -> np.ndarray:
+    w = np.tril(np.ones((n, n), dtype=np.float32))
+    return w / w.sum(1, keepdims=True)
+
+
+CASES = {
+    "heatmap": lambda: viz.heatmap(_attention(), TOKENS, TOKENS, title="t & u", scale=1.5),
+    "heatmap auto zmax": lambda: viz.heatmap(_attention(), TOKENS, TOKENS, zmax=None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_builder_output_is_a_valid_figure(case):
+    assert_valid(CASES[case]())
+
+
+def test_spec_merges_like_update_layout_and_drops_none():
+    spec = Spec(dict(font=dict(size=12), title=dict(font=dict(size=14))))
+    spec.update_layout(title=dict(text="x"), height=None, showlegend=True)
+    spec.add_trace(dict(type="scatter", x=[None], y=[None], fill=None))
+    spec.update_yaxes(range=[0, 1])
+    fig = spec.figure()
+    assert fig.layout.title.text == "x" and fig.layout.title.font.size == 14 and fig.layout.height is None
+    assert fig.data[0].fill is None and list(fig.data[0].x) == [None]  # None data points stay (gaps)
+    assert tuple(fig.layout.yaxis.range) == (0, 1)
+    assert_valid(fig)
+    assert merge({"a": {"b": 1}}, {"a": {"c": 2}}) == {"a": {"b": 1, "c": 2}}
+
+
+def test_spec_rejects_a_trace_without_type():
+    with pytest.raises(ValueError, match="type"):
+        Spec().add_trace(dict(x=[1]))
