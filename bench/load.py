@@ -237,9 +237,11 @@ def cpu_s(pid: int) -> float:
 
 
 def torch_threads_in(env: dict) -> str:
-    """torch's thread settings as the server has them: same interpreter, same environment."""
-    code = "import torch; print(torch.get_num_threads(), torch.get_num_interop_threads())"
-    intra, inter = subprocess.run([PYTHON, "-c", code], env=env, capture_output=True, text=True).stdout.split()
+    """torch's thread settings as the server has them: same interpreter, environment and app import
+    (ui.loaders sets one intra-op thread per process)."""
+    code = "import ui.loaders, torch; print(torch.get_num_threads(), torch.get_num_interop_threads())"
+    out = subprocess.run([PYTHON, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True).stdout
+    intra, inter = out.split()[-2:]
     return f"torch.get_num_threads() = {intra}, get_num_interop_threads() = {inter}"
 
 
