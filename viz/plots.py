@@ -30,6 +30,7 @@ from viz.palette import (
     font_size,
     head_color,
 )
+from viz.spec import Spec
 
 GRID = "#eeeeee"
 BAND_ALPHA = 0.18  # a percentile band is context, the line is the answer
@@ -109,20 +110,20 @@ def _log_position(value: float, log: bool, what: str) -> float:
     return math.log10(value)
 
 
-def _legend_below(fig: go.Figure, layout: dict, title: str, scale: float) -> None:
+def _legend_below(fig: go.Figure | Spec, layout: dict, title: str, scale: float) -> None:
     """Horizontal legend at the bottom of the figure, under the x-axis title.
 
     The legend is placed in container coordinates, so Plotly grows the bottom margin to fit it,
     however many lines it wraps to on a phone. A legend above the plot ran into the title once
-    it wrapped.
+    it wrapped. fig may be a go.Figure or a Spec: only update_layout with nested dicts is used.
     """
     fig.update_layout(
-        **layout,
+        layout,
         showlegend=True,
         legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
     )
     if title:
-        fig.update_layout(title_text=escape(title))
+        fig.update_layout(title=dict(text=escape(title)))
 
 
 def _tick_text(v: float) -> str:
@@ -195,7 +196,7 @@ def lines(
     if log_x:
         xs = _positive_only(xs)
     fs = font_size(scale)
-    fig = go.Figure()
+    spec = Spec()
     for i, s in enumerate(series):
         color = s.color or head_color(i)
         name = escape(s.name)
@@ -211,8 +212,9 @@ def lines(
             for k, edge in enumerate(band):
                 if log_y:
                     edge = _positive_only(edge)
-                fig.add_trace(
-                    go.Scatter(
+                spec.add_trace(
+                    dict(
+                        type="scatter",
                         x=xs,
                         y=edge,
                         mode="lines",
@@ -225,8 +227,9 @@ def lines(
                         name=name,
                     )
                 )
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=xs,
                 y=y,
                 mode="lines+markers" if s.markers else "lines",
@@ -242,8 +245,8 @@ def lines(
     for k, (value, label) in enumerate(vlines):
         # Labels inside the top edge, each one a line lower than the last: close lines (1/√d_k and
         # 1/(2√d_k) on a log axis) would otherwise print their labels over each other.
-        fig.add_shape(type="line", xref="x", yref="paper", x0=value, x1=value, y0=0, y1=1, line=ref)
-        fig.add_annotation(
+        spec.add_shape(type="line", xref="x", yref="paper", x0=value, x1=value, y0=0, y1=1, line=ref)
+        spec.add_annotation(
             x=_log_position(value, log_x, "vline"),
             xref="x",
             y=1,
@@ -258,8 +261,8 @@ def lines(
             bgcolor="rgba(255,255,255,0.8)",
         )
     for value, label in hlines:
-        fig.add_shape(type="line", xref="paper", yref="y", x0=0, x1=1, y0=value, y1=value, line=ref)
-        fig.add_annotation(
+        spec.add_shape(type="line", xref="paper", yref="y", x0=0, x1=1, y0=value, y1=value, line=ref)
+        spec.add_annotation(
             x=1,
             xref="paper",
             y=_log_position(value, log_y, "hline"),
@@ -273,7 +276,7 @@ def lines(
     if current is not None:
         _log_position(current, log_x, "current")  # checks > 0 on a log axis
         now = dict(color=INK, width=2 * scale)
-        fig.add_shape(type="line", xref="x", yref="paper", x0=current, x1=current, y0=0, y1=1, line=now)
+        spec.add_shape(type="line", xref="x", yref="paper", x0=current, x1=current, y0=0, y1=1, line=now)
     yaxis = dict(title=dict(text=escape(y_title)), type="log" if log_y else "linear", gridcolor=GRID)
     xaxis = dict(title=dict(text=escape(x_title)), type="log" if log_x else "linear", gridcolor=GRID)
     if log_y:
@@ -292,8 +295,8 @@ def lines(
         xaxis=xaxis,
         yaxis=yaxis,
     )
-    _legend_below(fig, layout, title, scale)
-    return fig
+    _legend_below(spec, layout, title, scale)
+    return spec.figure()
 
 
 def _bar_hover(x_title: str, value_name: str) -> str:
@@ -345,8 +348,10 @@ def bars(
         marked = {check_index(h, v.size, "highlight") for h in highlight}
     ticks = [escape(n) for n in names]
     idx = np.arange(v.size)
-    fig = go.Figure(
-        go.Bar(
+    spec = Spec()
+    spec.add_trace(
+        dict(
+            type="bar",
             x=idx,
             y=v,
             marker=dict(color=[HIGHLIGHT if i in marked else BAR for i in idx], line=dict(width=0)),
@@ -361,8 +366,9 @@ def bars(
     )
     if reference is not None:
         ref = _vector(reference, v.size, "reference")
-        fig.add_trace(
-            go.Bar(
+        spec.add_trace(
+            dict(
+                type="bar",
                 x=idx,
                 y=ref,
                 marker=dict(color="rgba(0,0,0,0)", line=dict(color=MUTED, width=1.5 * scale)),
@@ -375,21 +381,28 @@ def bars(
         # A legend-only entry in the plain bar colour: the first bar may be the highlighted one,
         # and the legend would otherwise borrow its red. It comes after the reference in the data
         # (pages read data[0] and data[1] as values and reference) but first in the legend (rank).
-        fig.add_trace(
-            go.Bar(x=[None], y=[None], marker=dict(color=BAR), name=escape(names_shown[0]), hoverinfo="skip",
-                   offsetgroup="values",  # shares the values' slot: no empty third bar in each group
-                   legendrank=LEGEND_RANK_VALUES)
-        )  # fmt: skip
-        fig.data[0].offsetgroup = "values"
-        fig.update_layout(barmode="group", legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom"))
+        spec.add_trace(
+            dict(
+                type="bar",
+                x=[None],
+                y=[None],
+                marker=dict(color=BAR),
+                name=escape(names_shown[0]),
+                hoverinfo="skip",
+                offsetgroup="values",  # shares the values' slot: no empty third bar in each group
+                legendrank=LEGEND_RANK_VALUES,
+            )
+        )
+        spec.data[0]["offsetgroup"] = "values"
+        spec.update_layout(barmode="group", legend=dict(orientation="h", x=0, yref="container", y=0, yanchor="bottom"))
     yaxis = dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID)
     if log_y:
         shown = [v, list(y_range or ())] + ([reference] if reference is not None else [])
         yaxis = dict(yaxis, type="log", rangemode="normal", **log_ticks(np.concatenate(shown)))
     if y_range is not None:
         yaxis["range"] = [_log_position(r, log_y, "y_range") for r in y_range]
-    fig.update_layout(
-        **base_layout(scale),
+    spec.update_layout(
+        base_layout(scale),
         height=round(BARS_HEIGHT_PX * scale),
         xaxis=dict(
             title=dict(text=escape(x_title)),
@@ -404,8 +417,8 @@ def bars(
         bargap=0.2,
     )
     if title:
-        fig.update_layout(title_text=escape(title))
-    return fig
+        spec.update_layout(title=dict(text=escape(title)))
+    return spec.figure()
 
 
 def histograms(
@@ -449,12 +462,13 @@ def histograms(
             lo, hi = lo - 0.5, hi + 0.5
     edges = np.linspace(lo, hi, bins + 1)
     centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
-    fig = go.Figure()
+    spec = Spec()
     for i, (name, arr) in enumerate(data.items()):
         counts, _ = np.histogram(arr, bins=edges)
         label = escape(name)
-        fig.add_trace(
-            go.Bar(
+        spec.add_trace(
+            dict(
+                type="bar",
                 x=centres,
                 y=counts / (arr.size * widths),
                 width=widths,
@@ -476,8 +490,8 @@ def histograms(
         xaxis=dict(title=dict(text=escape(x_title)), range=[lo, hi], gridcolor=GRID),
         yaxis=dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID),
     )
-    _legend_below(fig, layout, title, scale)
-    return fig
+    _legend_below(spec, layout, title, scale)
+    return spec.figure()
 
 
 def _numeric_axis(n: int, title: str, *, reverse: bool = False) -> dict:
@@ -563,6 +577,7 @@ def value_heatmap(
     row_part = f"{escape(y_title)}: %{{y}}" if y_title else "%{y}"
     col_part = f"{escape(x_title)}: %{{x}}" if x_title else "%{x}"
     trace = dict(
+        type="heatmap",
         z=z,
         x=x,
         y=y,
@@ -589,11 +604,12 @@ def value_heatmap(
             hovertemplate=f"{row_part}<br>{col_part}<br>{escape(hover_name)}: %{{z:.4g}}<extra></extra>",
             hoverongaps=False,
         )
-    fig = go.Figure(go.Heatmap(**trace))
+    spec = Spec()
+    spec.add_trace(trace)
     if height is None:
         height = grid_height(n_rows, scale) if row_labels is not None else round(HEATMAP_HEIGHT_PX * scale)
-    fig.update_layout(
-        **base_layout(scale),
+    spec.update_layout(
+        base_layout(scale),
         height=height,
         xaxis=token_axis(x, x_title, scale, angle=True) if col_labels is not None else _numeric_axis(n_cols, x_title),
         yaxis=(
@@ -603,10 +619,10 @@ def value_heatmap(
         ),
     )
     if square:
-        square_cells(fig)
+        square_cells(spec)
     if title:
-        fig.update_layout(title_text=escape(title))
-    return fig
+        spec.update_layout(title=dict(text=escape(title)))
+    return spec.figure()
 
 
 def _angle_arc(a: Arrow, b: Arrow, radius: float) -> tuple[np.ndarray, np.ndarray, float, float, float]:
@@ -648,14 +664,15 @@ def plane_vectors(
     if circle is not None and not circle > 0:
         raise ValueError(f"circle must be a radius > 0, got {circle}")
     fs = font_size(scale)
-    fig = go.Figure()
+    spec = Spec()
     for i, a in enumerate(arrows):
         color = a.color or head_color(i)
         label = escape(a.label)
         # Label beyond the tip, on the side the arrow points to.
         side = ("top" if a.y >= a.y0 else "bottom") + (" right" if a.x >= a.x0 else " left")
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=[a.x0, a.x],
                 y=[a.y0, a.y],
                 mode="lines+markers+text",
@@ -674,7 +691,7 @@ def plane_vectors(
     reach = max(coords)
     reach = PLANE_MARGIN * reach if reach > 0 else 1.0
     if circle is not None:
-        fig.add_shape(
+        spec.add_shape(
             type="circle",
             xref="x",
             yref="y",
@@ -691,21 +708,22 @@ def plane_vectors(
         length = min(math.hypot(a.x - a.x0, a.y - a.y0), math.hypot(b.x - b.x0, b.y - b.y0))
         if length > 0:
             xs, ys, tx, ty, degrees = _angle_arc(a, b, 0.3 * length)
-            fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=INK, width=1 * scale), hoverinfo="skip"))
-            fig.add_annotation(x=tx, y=ty, text=f"{degrees:.0f}°", showarrow=False, font=dict(color=INK, size=fs))
+            arc_line = dict(color=INK, width=1 * scale)
+            spec.add_trace(dict(type="scatter", x=xs, y=ys, mode="lines", line=arc_line, hoverinfo="skip"))
+            spec.add_annotation(x=tx, y=ty, text=f"{degrees:.0f}°", showarrow=False, font=dict(color=INK, size=fs))
     axis = dict(range=[-reach, reach], zeroline=True, zerolinecolor=MUTED, gridcolor=GRID, constrain="domain")
     layout = base_layout(scale)
     layout["margin"].update(l=round(45 * scale), r=round(45 * scale))  # room for a label beyond a tip
-    fig.update_layout(
-        **layout,
+    spec.update_layout(
+        layout,
         height=round(PLANE_HEIGHT_PX * scale),
         showlegend=False,
         xaxis=dict(axis, title=dict(text=escape(x_title))),
         yaxis=dict(axis, title=dict(text=escape(y_title)), scaleanchor="x", scaleratio=1),
     )
     if title:
-        fig.update_layout(title_text=escape(title))
-    return fig
+        spec.update_layout(title=dict(text=escape(title)))
+    return spec.figure()
 
 
 def head_rows(
