@@ -23,6 +23,7 @@ import plotly.graph_objects as go
 from viz.labels import escape
 from viz.palette import ATTENTION_COLORSCALE, HEAD_COLORS, HIGHLIGHT, INK, MUTED, base_layout, font_size
 from viz.plots import GRID, _legend_below
+from viz.spec import Spec, unvalidated
 
 TREEMAP_HEIGHT_PX = 380
 SCALING_HEIGHT_PX = 540  # 60 more than before: the legend names seven models
@@ -185,34 +186,32 @@ def param_treemap(parts: dict[str, int], names: dict[str, str], title: str = "",
     ]
     text = [f"{lab}<br>{short_count(v)}<br>{p}" for lab, v, p in zip(labels, values, pct, strict=True)]
     fs = font_size(scale)
-    fig = go.Figure(
-        go.Treemap(
-            ids=ids,
-            parents=parents,
-            labels=shown,
-            values=values,
-            branchvalues="total",
-            text=text,
-            texttemplate="%{text}",
-            textfont=dict(size=fs, color=[_text_color(c) for c in colors]),
-            customdata=[[lab, f"{v:,}", p] for lab, v, p in zip(labels, values, pct, strict=True)],
-            hovertemplate="<b>%{customdata[0]}</b><br>%{customdata[1]}<br>%{customdata[2]}<extra></extra>",
-            marker=dict(colors=colors, line=dict(color="white", width=max(1, round(1.5 * scale)))),
-            tiling=dict(pad=round(2 * scale)),
-            pathbar=dict(visible=False),  # the root tile's header already says what you are in
-        )
+    trace = dict(
+        type="treemap",
+        ids=ids,
+        parents=parents,
+        labels=shown,
+        values=values,
+        branchvalues="total",
+        text=text,
+        texttemplate="%{text}",
+        textfont=dict(size=fs, color=[_text_color(c) for c in colors]),
+        customdata=[[lab, f"{v:,}", p] for lab, v, p in zip(labels, values, pct, strict=True)],
+        hovertemplate="<b>%{customdata[0]}</b><br>%{customdata[1]}<br>%{customdata[2]}<extra></extra>",
+        marker=dict(colors=colors, line=dict(color="white", width=max(1, round(1.5 * scale)))),
+        tiling=dict(pad=round(2 * scale)),
+        pathbar=dict(visible=False),  # the root tile's header already says what you are in
     )
     layout = base_layout(scale)
     small = round(4 * scale)
-    layout["margin"] = dict(l=small, r=small, b=small, t=round(40 * scale) if title else small)
-    fig.update_layout(
-        **layout,
+    layout.update(
+        margin=dict(l=small, r=small, b=small, t=round(40 * scale) if title else small),
         height=round(TREEMAP_HEIGHT_PX * scale),
         uniformtext=dict(minsize=max(8, round(fs * 0.7)), mode="hide"),  # no text in a tile too small to read it
     )
     if title:
-        fig.update_layout(title_text=escape(title))
-    return fig
+        layout["title"] = {**layout["title"], "text": escape(title)}
+    return unvalidated([trace], layout)
 
 
 # ---------------------------------------------------------------- scaling contours
@@ -554,11 +553,12 @@ def scaling_contours(
         [_square(*v.px(x, y), point_r) for x, y in pxy] + [_square(*v.px(x, y), alloc_r) for x, y in axy] for v in views
     ]
 
-    fig = go.Figure()
+    spec = Spec()
     # Low loss is the goal: darkest where the loss is lowest, paper white where it is highest.
     reversed_blues = [[round(1 - p, 6), c] for p, c in reversed(ATTENTION_COLORSCALE)]
-    fig.add_trace(
-        go.Heatmap(
+    spec.add_trace(
+        dict(
+            type="heatmap",
             x=lx,
             y=ly,
             z=z,
@@ -577,8 +577,9 @@ def scaling_contours(
         )
     )
     for k, (start, end, size) in enumerate(_level_groups(lv)):
-        fig.add_trace(
-            go.Contour(
+        spec.add_trace(
+            dict(
+                type="contour",
                 x=lx,
                 y=ly,
                 z=z,
@@ -616,8 +617,9 @@ def scaling_contours(
     for (text, intercept, x0, x1, chosen), spot in sorted(zip(lines, spots, strict=True), key=lambda p: p[0][4]):
         xs = np.linspace(x0, x1, 24)
         ys = intercept - xs
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=xs,
                 y=ys,
                 mode="lines",
@@ -631,7 +633,7 @@ def scaling_contours(
                 legendrank=LEGEND_RANK["budget"],
             )
         )
-        fig.add_annotation(
+        spec.add_annotation(
             **spot,
             text=text,
             showarrow=False,
@@ -650,8 +652,9 @@ def scaling_contours(
         fx = np.where(ok, np.log10(np.where(ok, fn, 1.0)), np.nan)
         fy = np.where(ok, np.log10(np.where(ok, fd, 1.0)), np.nan)
         name = escape(labels.frontier)
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=fx,
                 y=fy,
                 mode="lines",
@@ -667,8 +670,9 @@ def scaling_contours(
         )
     for j, ((name, an, ad), (x, y)) in enumerate(zip(allocations, axy, strict=True)):
         symbol = ALLOCATION_SYMBOLS[j % len(ALLOCATION_SYMBOLS)]
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=[x],
                 y=[y],
                 mode="markers",
@@ -693,8 +697,9 @@ def scaling_contours(
     for (name, pn, pd), (x, y), tag, (ax, ay) in zip(points, pxy, tags, offsets, strict=True):
         hover = _hover(escape(name), pn, pd, labels, point_loss)
         # Drawn after the allocations: at Chinchilla's budget its dot sits on the 20-tokens marker.
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=[x],
                 y=[y],
                 mode="markers",
@@ -706,7 +711,7 @@ def scaling_contours(
                 cliponaxis=False,
             )
         )
-        fig.add_annotation(
+        spec.add_annotation(
             x=x,
             y=y,
             ax=ax,
@@ -732,5 +737,5 @@ def scaling_contours(
         xaxis=dict(axis, title=dict(text=n_name), range=x_range, **_decade_ticks(*x_range)),
         yaxis=dict(axis, title=dict(text=d_name), range=y_range, **_decade_ticks(*y_range)),
     )
-    _legend_below(fig, layout, "", scale)
-    return fig
+    _legend_below(spec, layout, "", scale)
+    return spec.figure()
