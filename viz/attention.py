@@ -16,7 +16,7 @@ from viz.check import check_attention, check_index
 from viz.head_view import head_view
 from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import ATTENTION_COLORSCALE, MASK_COLORS, OUTLINE, base_layout, font_size
-from viz.spec import unvalidated
+from viz.spec import Spec, unvalidated
 from viz.tokens import token_strip
 
 # The other figures live in files named for what they draw; re-exported so that
@@ -119,7 +119,8 @@ def heads_grid(
             if head == 0:
                 axes[f"yaxis{suffix}"]["title"] = dict(text=f"{escape(labels.layer)} {layer + 1}")
             traces.append(
-                go.Heatmap(
+                dict(
+                    type="heatmap",
                     z=a[layer, head],  # [Tq, Tk]; x, y default to positions 0..T-1
                     coloraxis="coloraxis",
                     name=name[layer][head],
@@ -147,14 +148,14 @@ def heads_grid(
     ]
     layout = base_layout(scale)
     layout["margin"]["t"] = round(gap_px + 10 * scale)
-    shapes = []
     if selected is not None:
         layer = check_index(selected[0], n_layers, "selected layer")
         head = check_index(selected[1], n_heads, "selected head")
         k = layer * n_heads + head + 1
         suffix = "" if k == 1 else str(k)
         pad = 0.02
-        shapes.append(
+        # Only when a head is selected: a validated figure drops an empty shapes list, so must we.
+        layout["shapes"] = [
             dict(
                 type="rect",
                 xref=f"x{suffix} domain",
@@ -165,14 +166,13 @@ def heads_grid(
                 y1=1 + pad,
                 line=dict(color=OUTLINE, width=3 * scale),
             )
-        )
-    return go.Figure(
-        data=traces,
-        layout=dict(
+        ]
+    return unvalidated(
+        traces,
+        dict(
             layout,
             **axes,
             annotations=titles,
-            shapes=shapes,
             height=round(plot_px + layout["margin"]["t"] + layout["margin"]["b"]),
             coloraxis=dict(
                 colorscale=ATTENTION_COLORSCALE,
@@ -200,12 +200,13 @@ def mask_heatmap(
     m = check_attention(mask, query_tokens, key_tokens, what="mask").astype(bool)  # [Tq, Tk]
     x, y = axis_labels(key_tokens), axis_labels(query_tokens)
     gap = 1 if max(m.shape) <= MANY_CELLS_GAP else 0
-    fig = go.Figure()
+    spec = Spec()
     # One flat-coloured heatmap per kind (NaN elsewhere): each carries its own hover word.
     for kind, cells in (("allowed", m), ("blocked", ~m)):
         word = escape(getattr(labels, kind))
-        fig.add_trace(
-            go.Heatmap(
+        spec.add_trace(
+            dict(
+                type="heatmap",
                 z=np.where(cells, 1.0, np.nan).astype(np.float32),
                 x=x,
                 y=y,
@@ -221,8 +222,9 @@ def mask_heatmap(
             )
         )
     for kind in ("allowed", "blocked"):  # legend swatches
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=[None],
                 y=[None],
                 mode="markers",
@@ -231,7 +233,7 @@ def mask_heatmap(
                 hoverinfo="skip",
             )
         )
-    fig.update_layout(
+    spec.update_layout(
         **base_layout(scale),
         height=grid_height(m.shape[0], scale),
         xaxis=token_axis(x, labels.key, scale, angle=True),
@@ -239,5 +241,5 @@ def mask_heatmap(
         showlegend=True,
         legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"),
     )
-    square_cells(fig)
-    return fig
+    square_cells(spec)
+    return spec.figure()

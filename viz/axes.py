@@ -37,7 +37,10 @@ def token_axis(categories: list[str], title: str, scale: float, *, reverse: bool
 
 
 def square_cells(fig) -> None:
-    """One query row as tall as one key column is wide: a matrix should look like a matrix."""
+    """One query row as tall as one key column is wide: a matrix should look like a matrix.
+
+    fig is a viz.spec.Spec or a go.Figure: both have update_xaxes/update_yaxes with plain keywords.
+    """
     fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
     fig.update_xaxes(constrain="domain")
 

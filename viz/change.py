@@ -14,6 +14,7 @@ from viz.axes import token_axis
 from viz.check import check_index, check_values
 from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import CHANGED, INK, UNCHANGED, base_layout
+from viz.spec import Spec
 
 MARK = "▼"  # over the edited position: a symbol, so no word needs translating
 
@@ -43,8 +44,10 @@ def change_bars(
     hover = (
         f"{escape(labels.position)}: %{{x}}<br>{escape(labels.change)}: %{{y:.6g}}<br>%{{customdata}}<extra></extra>"
     )
-    fig = go.Figure(
-        go.Bar(
+    spec = Spec()
+    spec.add_trace(
+        dict(
+            type="bar",
             x=x,
             y=d,
             marker=dict(color=[CHANGED if c else UNCHANGED for c in changed]),
@@ -55,8 +58,9 @@ def change_bars(
         )
     )
     still = np.flatnonzero(~changed)
-    fig.add_trace(
-        go.Scatter(
+    spec.add_trace(
+        dict(
+            type="scatter",
             x=[x[i] for i in still],
             y=d[still],
             mode="markers",
@@ -69,15 +73,15 @@ def change_bars(
         )
     )
     # Category axes place shapes and annotations by serial number: position p is category p.
-    fig.add_shape(
+    spec.add_shape(
         type="line", x0=p, x1=p, y0=0, y1=1, yref="paper", line=dict(color=INK, width=1.5 * scale, dash="dash")
     )
-    fig.add_annotation(x=p, y=1, yref="paper", yanchor="bottom", text=MARK, showarrow=False, font=dict(color=INK))
-    fig.update_layout(
+    spec.add_annotation(x=p, y=1, yref="paper", yanchor="bottom", text=MARK, showarrow=False, font=dict(color=INK))
+    spec.update_layout(
         **base_layout(scale),
         height=round(360 * scale),
         xaxis=token_axis(x, labels.position, scale, angle=True),
         yaxis=dict(title=dict(text=escape(labels.change)), type="linear", rangemode="tozero", gridcolor="#eeeeee"),
         bargap=0.15,
     )
-    return fig
+    return spec.figure()

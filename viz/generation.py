@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from viz.labels import axis_labels, escape
 from viz.palette import CHANGED, base_layout
+from viz.spec import Spec
 
 REUSED = "#c6dbef"  # light blue: read from the cache
 ROW_PX = 26
@@ -38,8 +39,10 @@ def kv_cache(
     z = np.zeros((len(rows), n), dtype=np.float32)
     z[:, n - n_new :] = 1.0
     hover = np.where(z > 0, escape(new), escape(reused))
-    fig = go.Figure(
-        go.Heatmap(
+    spec = Spec()
+    spec.add_trace(
+        dict(
+            type="heatmap",
             z=z,
             x=axis_labels(tokens),
             y=rows,
@@ -54,14 +57,14 @@ def kv_cache(
         )
     )
     layout = base_layout(scale)
-    fig.update_layout(
+    spec.update_layout(
         **layout,
         height=round((120 + ROW_PX * len(rows)) * scale),
         xaxis=dict(type="category", tickangle=-60, title=dict(text=escape(position))),  # narrow screens too
         yaxis=dict(type="category", autorange="reversed"),
     )
     if n > 64:
-        fig.update_xaxes(tickmode="linear", tick0=0, dtick=int(np.ceil(n / 64)))
+        spec.update_xaxes(tickmode="linear", tick0=0, dtick=int(np.ceil(n / 64)))
     if title:
-        fig.update_layout(title_text=escape(title))
-    return fig
+        spec.update_layout(title=dict(text=escape(title)))
+    return spec.figure()

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from viz.check import check_attention, check_index
 from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import INK, MUTED, base_layout, font_size, head_color
+from viz.spec import Spec
 
 OPACITY_BINS = 6  # one Scatter trace per (head, bin): Plotly has no per-segment opacity in one trace
 TOP_KEYS = 3  # keys listed per head when hovering a query token
@@ -53,7 +54,7 @@ def head_view(
     rows = np.arange(n_q) if focus is None else np.array([focus])  # query positions whose lines we draw
     head_word = escape(labels.head)
 
-    fig = go.Figure()
+    spec = Spec()
     for h in heads:
         w = a[h, rows]  # [R, Tk]
         r, k = np.nonzero(w >= min_weight)
@@ -65,8 +66,9 @@ def head_view(
                 continue
             opacity = (b + 0.5) / OPACITY_BINS  # the bin's middle weight
             xs, ys = _segments(rows[r[pick]], k[pick])
-            fig.add_trace(
-                go.Scatter(
+            spec.add_trace(
+                dict(
+                    type="scatter",
                     x=xs,
                     y=ys,
                     mode="lines",
@@ -79,8 +81,9 @@ def head_view(
             )
         # Legend entry at full colour (the faint line traces would make a faint swatch); the
         # shared legendgroup makes one click toggle all of this head's lines.
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=[None],
                 y=[None],
                 mode="lines",
@@ -110,8 +113,9 @@ def head_view(
         q_text[focus] = f"<b>{q_text[focus]}</b>"
         q_color = [INK if i == focus else MUTED for i in range(n_q)]
     pad = 0.03  # text sits just outside the line ends
-    fig.add_trace(
-        go.Scatter(
+    spec.add_trace(
+        dict(
+            type="scatter",
             x=[X_QUERY - pad] * n_q + [X_KEY + pad] * n_k,
             y=list(range(n_q)) + list(range(n_k)),
             mode="text",
@@ -127,7 +131,7 @@ def head_view(
 
     n_rows = max(n_q, n_k)
     if focus is not None:
-        fig.add_shape(
+        spec.add_shape(
             type="rect",
             x0=-1.05,
             x1=X_QUERY,
@@ -138,12 +142,12 @@ def head_view(
             layer="below",
         )
     for x, word, anchor in ((X_QUERY - pad, labels.query, "right"), (X_KEY + pad, labels.key, "left")):
-        fig.add_annotation(
+        spec.add_annotation(
             x=x, y=-1, text=f"<b>{escape(word)}</b>", showarrow=False, xanchor=anchor, font=dict(color=MUTED)
         )
     row_px = 1.7 * font_size(scale)
     layout = base_layout(scale)
-    fig.update_layout(
+    spec.update_layout(
         **layout,
         height=round(n_rows * row_px + (2 * row_px) + layout["margin"]["t"] + layout["margin"]["b"] + 30 * scale),
         xaxis=dict(visible=False, range=[-1.1, 2.1], fixedrange=True),
@@ -152,4 +156,4 @@ def head_view(
         showlegend=True,
         hovermode="closest",
     )
-    return fig
+    return spec.figure()

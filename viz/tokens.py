@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 
 from viz.labels import ENGLISH, Labels, escape
 from viz.palette import INK, base_layout, font_size
+from viz.spec import Spec
 
 CHIP_FILL = "#f1f5fb"
 CHIP_LINE = "#9ecae1"
@@ -27,15 +28,23 @@ def text_units(token: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in token)
 
 
+# Unit-circle points of each corner's quarter turn (angles in degrees, y grows downwards), computed
+# once: evaluating them per chip was most of token_strip's time at a few hundred tokens.
+_CORNER_TURNS = {
+    start: [(float(np.cos(t)), float(np.sin(t))) for t in np.radians(np.linspace(start, start + 90, CORNER_STEPS))]
+    for start in (270, 0, 90, 180)
+}
+
+
 def _rounded_rect(x0: float, y0: float, x1: float, y1: float, r: float) -> tuple[list[float], list[float]]:
     """Closed outline of a rectangle with rounded corners, followed by a NaN gap (for fill="toself")."""
     xs: list[float] = []
     ys: list[float] = []
-    # corner centres and the quarter-circle each one draws (angles in degrees, y grows downwards)
+    # corner centres and the quarter-circle each one draws
     for cx, cy, start in ((x1 - r, y0 + r, 270), (x1 - r, y1 - r, 0), (x0 + r, y1 - r, 90), (x0 + r, y0 + r, 180)):
-        for t in np.radians(np.linspace(start, start + 90, CORNER_STEPS)):
-            xs.append(cx + r * np.cos(t))
-            ys.append(cy + r * np.sin(t))
+        for cos, sin in _CORNER_TURNS[start]:
+            xs.append(cx + r * cos)
+            ys.append(cy + r * sin)
     return xs + [xs[0], np.nan], ys + [ys[0], np.nan]
 
 
@@ -80,10 +89,11 @@ def token_strip(
         fx, fy = fills.setdefault(colors.get(i, CHIP_FILL), ([], []))
         fx.extend(xs)
         fy.extend(ys)
-    fig = go.Figure()
+    spec = Spec()
     for color, (xs, ys) in fills.items():
-        fig.add_trace(
-            go.Scatter(
+        spec.add_trace(
+            dict(
+                type="scatter",
                 x=np.array(xs),
                 y=np.array(ys),
                 mode="lines",
@@ -96,8 +106,9 @@ def token_strip(
         )
     centres = np.array([((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes])  # [T, 2]
     text = [escape(t) for t in tokens]
-    fig.add_trace(
-        go.Scatter(
+    spec.add_trace(
+        dict(
+            type="scatter",
             x=centres[:, 0],
             y=centres[:, 1],
             mode="markers+text",
@@ -111,7 +122,7 @@ def token_strip(
             showlegend=False,
         )
     )
-    fig.update_layout(
+    spec.update_layout(
         **layout,
         width=width_px,
         height=round(total_h + layout["margin"]["t"] + layout["margin"]["b"] + 2),
@@ -119,4 +130,4 @@ def token_strip(
         yaxis=dict(visible=False, range=[total_h + 1, -1], fixedrange=True),  # first row at the top
         hovermode="closest",
     )
-    return fig
+    return spec.figure()
