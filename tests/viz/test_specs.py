@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 import viz
@@ -16,8 +17,12 @@ TOKENS = ["a", "<b>", "c & d", "猫"]
 
 
 def assert_valid(fig: go.Figure) -> None:
-    """Validating the figure (go.Figure raises on an unknown property or a bad value) changes nothing."""
-    assert json.loads(go.Figure(fig.to_dict()).to_json()) == json.loads(fig.to_json())
+    """What st.plotly_chart sends (to_dict() of the unbuilt spec) is what the built figure holds, and
+    validating it (go.Figure raises on an unknown property or a bad value) changes nothing."""
+    sent = json.loads(pio.to_json(fig.to_dict(), validate=False))  # first: nothing built yet
+    built = json.loads(fig.to_json())
+    assert sent == built
+    assert json.loads(go.Figure(fig.to_dict()).to_json()) == built
 
 
 def _attention(n: int = 4) -> np.ndarray:
@@ -52,3 +57,13 @@ def test_spec_merges_like_update_layout_and_drops_none():
 def test_spec_rejects_a_trace_without_type():
     with pytest.raises(ValueError, match="type"):
         Spec().add_trace(dict(x=[1]))
+
+
+def test_a_spec_figure_builds_on_first_use_and_then_keeps_changes():
+    fig = Spec(dict(height=100)).add_trace(dict(type="bar", x=[1], y=[2])).figure()
+    assert isinstance(fig, go.Figure) and object.__getattribute__(fig, "_built") is None
+    assert fig.to_dict()["layout"]["template"]  # the default template, as go.Figure adds it
+    assert object.__getattribute__(fig, "_built") is None  # to_dict() alone builds nothing
+    fig.update_layout(height=200)  # forwarded to the real figure...
+    assert fig.to_dict()["layout"]["height"] == 200  # ...and to_dict() now reads it from there
+    assert_valid(fig)
