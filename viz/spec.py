@@ -85,7 +85,8 @@ def unvalidated(data: list[dict], layout: dict) -> go.Figure:
     return SpecFigure(data, layout)
 
 
-_OWN = frozenset({"to_dict", "_spec", "_built", "_figure"})
+# __class__ too: isinstance(fig, dict) reads it (st.plotly_chart asks), and forwarding it would build.
+_OWN = frozenset({"to_dict", "_spec", "_built", "_figure", "__class__"})
 
 
 class SpecFigure(go.Figure):

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+import plotly.tools
 import pytest
 
 import viz
@@ -64,6 +65,8 @@ def test_a_spec_figure_builds_on_first_use_and_then_keeps_changes():
     assert isinstance(fig, go.Figure) and object.__getattribute__(fig, "_built") is None
     assert fig.to_dict()["layout"]["template"]  # the default template, as go.Figure adds it
     assert object.__getattribute__(fig, "_built") is None  # to_dict() alone builds nothing
+    plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)  # what st.plotly_chart does
+    assert object.__getattribute__(fig, "_built") is None
     fig.update_layout(height=200)  # forwarded to the real figure...
     assert fig.to_dict()["layout"]["height"] == 200  # ...and to_dict() now reads it from there
     assert_valid(fig)
