@@ -18,7 +18,7 @@ string_value for the prompt, string_array_value (the shown labels) for segmented
 select sliders, double_array_value for sliders. The browser adds the 250 ms live-input debounce.
 
 Usage: .venv/bin/python bench/load.py [--sessions 40] [--think 1.0] [--seconds 300] [--warmup 30]
-       [--browser-seconds 30] [--no-browser] [--torch-threads N (OMP_NUM_THREADS of the server)]
+       [--browser-seconds 30] [--no-browser] [--pages explorer,masks] [--torch-threads N]
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ async def load(args, port: int, pid: int) -> dict:
 
     async def user(i: int) -> None:
         await asyncio.sleep(i * 0.1)  # a class arrives over a few seconds
-        s = Session(port, PAGES[i % len(PAGES)], seed=i)
+        s = Session(port, args.pages[i % len(args.pages)], seed=i)
         try:
             _, errs = await asyncio.wait_for(s.open(), TIMEOUT_S)
             errors.extend(f"{s.page} open: {e}" for e in errs)
@@ -382,7 +382,7 @@ def pct(xs: list[float]) -> str:
 def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None) -> None:
     ms, errors, (warm, mid, end) = [m for _, _, m in r["measured"]], r["errors"], r["rss"]
     rate, growth = len(ms) / r["wall"], (end / warm - 1) * 100
-    mix = ", ".join(f"{PAGES.count(p)}/{len(PAGES)} {p}" for p in ACTIONS)
+    mix = ", ".join(f"{args.pages.count(p)}/{len(args.pages)} {p}" for p in ACTIONS if p in args.pages)
     think = f"think {args.think:g} s ±50%" if args.think else "no think time"
     print(f"\n{args.sessions} protocol sessions ({mix}), {think}; {args.warmup:.0f} s warm-up (errors counted)\n")
     print("| sessions | think s | duration s | reruns | errors | reruns/s | median ms | p95 ms | max ms "
@@ -422,6 +422,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=30)
     ap.add_argument("--browser-seconds", type=float, default=30)
     ap.add_argument("--no-browser", action="store_true", help="skip the Chromium comparison and the 5 browsers")
+    ap.add_argument("--pages", type=lambda s: s.split(","), default=PAGES, help="session i opens the i-th (cyclic)")
     ap.add_argument("--torch-threads", type=int, help="OMP_NUM_THREADS / MKL_NUM_THREADS for the server")
     args = ap.parse_args()
     if not args.no_browser and not Path(bl.CHROMIUM).exists():

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib.util
+import os
 import re
+import threading
 from typing import NoReturn
 
 import numpy as np
@@ -60,6 +63,21 @@ BASE_CSS = """<style>
 </style>"""
 
 _gc_frozen = False
+
+# How many page scripts this server process runs at once; the others wait their turn. Streamlit
+# starts a thread per rerun, and Python runs one thread at a time (the GIL): with 40 sessions,
+# 25 threads took turns at the GIL and the kernel spent a third of the CPU switching between them
+# (bench/load.py: stime 0.46 of 1.22 cores). Queued here, they wait without costing anything.
+RUN_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_RUN_SLOTS", "2")))
+_run_slots = threading.Semaphore(RUN_SLOTS)
+
+
+@contextlib.contextmanager
+def run_slot():
+    """Hold one of the RUN_SLOTS for a whole script run (released however the run ends: st.stop,
+    st.rerun, st.switch_page and errors are exceptions)."""
+    with _run_slots:
+        yield
 
 
 def freeze_gc_once() -> None:

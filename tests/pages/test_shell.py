@@ -74,3 +74,21 @@ def test_switching_pages_keeps_the_prompt():
     at.text_input(key="prompt").input("alice met bob").run()
     at.switch_page("lessons/masks.py").run()
     assert at.text_input(key="prompt").value == "alice met bob"
+
+
+def test_every_way_a_run_ends_gives_its_script_slot_back():
+    """app.py holds one of shell.RUN_SLOTS for each script run; a run that ends early (empty prompt:
+    st.stop; a guided lesson's Next: st.switch_page; nonsense URL) must release it, or the server
+    would stop serving after RUN_SLOTS such runs."""
+    from ui import shell
+
+    for _ in range(shell.RUN_SLOTS + 1):
+        at = open_app("explorer")
+        at.text_input(key="prompt").input("").run()  # st.stop() after a notice
+        open_app("explorer", guide="01-three-architectures", gstep="2", layer="99", prompt="")
+        open_app(None, guide="01-three-architectures", gstep="1")  # switches to the step's page
+    taken = [shell._run_slots.acquire(blocking=False) for _ in range(shell.RUN_SLOTS)]
+    for ok in taken:
+        if ok:
+            shell._run_slots.release()
+    assert all(taken)
