@@ -58,20 +58,16 @@ def heatmap(
         colorbar=dict(title=dict(text=escape(labels.weight)), thickness=round(14 * scale)),
         hovertemplate=_hover(labels, f"{escape(labels.weight)}: %{{z:.3f}}"),
     )
-    layout = base_layout(scale)
-    layout.update(
+    spec = Spec(base_layout(scale)).add_trace(trace)
+    spec.update_layout(
         height=grid_height(w.shape[0], scale),
-        xaxis={**token_axis(x, labels.key, scale, angle=True), "constrain": "domain"},  # square cells:
-        yaxis={
-            **token_axis(y, labels.query, scale, reverse=True),
-            "scaleanchor": "x",
-            "scaleratio": 1,
-            "constrain": "domain",
-        },  # one row as tall as one column is wide
+        xaxis=token_axis(x, labels.key, scale, angle=True),
+        yaxis=token_axis(y, labels.query, scale, reverse=True),
     )
     if title:
-        layout["title"] = {**layout["title"], "text": escape(title)}
-    return unvalidated([trace], layout)
+        spec.update_layout(title=dict(text=escape(title)))
+    square_cells(spec)
+    return spec.figure()
 
 
 def heads_grid(
