@@ -5,7 +5,9 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    ATTENTION_LAB_CACHE=/var/cache/attention-lab/variants
+    ATTENTION_LAB_CACHE=/var/cache/attention-lab/variants \
+    MALLOC_ARENA_MAX=2
+# MALLOC_ARENA_MAX: few glibc malloc arenas for Streamlit's thread-per-rerun (see the Makefile's run).
 WORKDIR /app
 
 # torch from PyTorch's CPU index first (PyPI's Linux wheel of the same version is the multi-GB CUDA

@@ -198,6 +198,7 @@ class Session:
 
 def start_server(port: int, cache: str, log, torch_threads: int | None) -> tuple[subprocess.Popen, dict]:
     env = dict(os.environ, ATTENTION_LAB_CACHE=cache)
+    env.setdefault("MALLOC_ARENA_MAX", "2")  # as `make run` and the Dockerfile start the app
     if torch_threads:
         env |= {"OMP_NUM_THREADS": str(torch_threads), "MKL_NUM_THREADS": str(torch_threads)}
     cmd = [PYTHON, "-m", "streamlit", "run", "app.py",

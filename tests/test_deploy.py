@@ -28,3 +28,11 @@ def test_deploy_settings_are_streamlit_options():
     assert settings["server"]["fileWatcherType"] == "none"
     dev = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert dev["runner"] == settings["runner"]  # the measured GC setting holds in both
+
+
+def test_every_way_to_start_the_server_limits_malloc_arenas():
+    """bench/load.py measured the memory target with MALLOC_ARENA_MAX=2: make run, the image and the
+    benchmark must start the app the same way."""
+    assert "MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py" in (ROOT / "Makefile").read_text()
+    assert re.search(r"^ENV [^\n]*(\\\n[^\n]*)*MALLOC_ARENA_MAX=2", (ROOT / "Dockerfile").read_text(), re.M)
+    assert 'env.setdefault("MALLOC_ARENA_MAX", "2")' in (ROOT / "bench" / "load.py").read_text()
