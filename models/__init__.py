@@ -6,7 +6,8 @@ Pages and tests use only what is exported here (see shared/DESIGN.md).
 from . import analysis, data
 from .attention import attention, bidirectional, causal, make_mask, padding, prefix
 from .config import ModelConfig
-from .live import AVAILABLE, PRETRAINED, SHIPPED, TRAIN_COMMAND, LiveModel, Step, Trace, WeightsError, build, load
+from .live import LiveModel, Step, Trace
+from .loading import AVAILABLE, PRETRAINED, SHIPPED, TRAIN_COMMAND, WeightsError, build, load
 from .positional import apply_rope, sinusoidal_table
 
 __all__ = [

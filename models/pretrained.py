@@ -18,6 +18,7 @@ import torch
 from tokenizers import Tokenizer
 
 from .config import ModelConfig
+from .live import LiveModel
 from .transformer import Transformer
 
 NAME = "minilm"
@@ -127,8 +128,6 @@ def state_from(weights: dict[str, np.ndarray], n_layers: int) -> dict[str, torch
 def load_minilm():
     """The pretrained MiniLM as a LiveModel (cached: it is read-only and shared)."""
     from safetensors.numpy import load_file
-
-    from .live import LiveModel
 
     folder = model_dir()
     cfg = config_from(json.loads((folder / "config.json").read_text()))

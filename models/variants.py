@@ -16,7 +16,6 @@ import argparse
 import functools
 import hashlib
 import json
-import math
 import os
 import random
 import subprocess
@@ -30,10 +29,11 @@ import torch
 
 from . import data
 from .config import ModelConfig
-from .live import LiveModel, shipped_tokenizer, tokenizer_path
+from .live import LiveModel
+from .loading import shipped_tokenizer, tokenizer_path
 from .probes import HELD_OUT_SEED
 from .tokenizer import BPETokenizer
-from .train import Sentences, batch_loss, lr_at
+from .training import Sentences, batch_loss, fit
 from .transformer import Transformer
 
 # The same short recipe for every variant, so two variants' loss curves compare like with like:
@@ -125,32 +125,29 @@ def train(cfg: ModelConfig, tok: BPETokenizer, seed: int, steps: int = RECIPE["s
     torch.manual_seed(seed)
     rng = random.Random(seed)
     net = Transformer(cfg).train()
-    opt = torch.optim.AdamW(net.parameters(), lr=RECIPE["lr"], betas=(0.9, 0.98), weight_decay=0.01)
     batches = Data(cfg, tok, seed)
     hist, ema, t0 = History(), None, time.time()
-    for step in range(steps):
+
+    def before(step: int) -> bool:
         if should_stop is not None and should_stop():
-            return None
+            return False
         if step % EVAL_EVERY == 0:
             hist.val_step.append(step)
             hist.val.append(round(batches.held_out_loss(net), 5))
-        for g in opt.param_groups:
-            g["lr"] = lr_at(step, steps, RECIPE["lr"], RECIPE["warmup"])
-        loss = batches.train_loss(net, rng)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-        opt.step()
-        value = loss.item()
-        if not math.isfinite(value):
-            raise FloatingPointError(f"the loss became {value} at step {step + 1}")
-        ema = value if ema is None else 0.9 * ema + 0.1 * value
+        return True
+
+    def after(step: int, loss: float) -> None:
+        nonlocal ema
+        ema = loss if ema is None else 0.9 * ema + 0.1 * loss
         if step % REPORT_EVERY == 0 or step == steps - 1:
             hist.step.append(step + 1)
             hist.loss.append(round(ema, 5))
             if report is not None:
                 report({"step": step + 1, "steps": steps, "loss": hist.loss[-1], "val_step": hist.val_step[-1],
                         "val": hist.val[-1], "seconds": round(time.time() - t0, 2)})  # fmt: skip
+
+    if not fit(net, steps, RECIPE["lr"], lambda _: batches.train_loss(net, rng), RECIPE["warmup"], before, after):
+        return None
     hist.val_step.append(steps)
     hist.val.append(round(batches.held_out_loss(net), 5))
     hist.seconds = round(time.time() - t0, 2)

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import models
-from models.live import shipped_tokenizer
+from models.loading import shipped_tokenizer
 from models.tokenizer import BPETokenizer
 
 torch.set_num_threads(1)

@@ -257,3 +257,16 @@ def test_qk_variance_is_d_k(d_k):
 
 def test_qk_variance_scales_with_sigma_to_the_fourth():
     assert analysis.qk_variance(16, sigma=2.0) == pytest.approx(16 * 2.0**4, rel=0.05)
+
+
+def test_both_sink_functions_use_one_rule_for_special_tokens():
+    """attention_sinks and sink_shares agree on what a special token is, ours and real models' alike."""
+    from models.attention_stats import attention_sinks, is_special, sink_shares
+
+    assert all(is_special(t) for t in ("[CLS]", "[SEP]", "<s>", "</s>", "<|endoftext|>"))
+    assert not any(is_special(t) for t in (".", "␣,", "<", "[", "cat", "<>"))
+    tokens = ["x", "cat", "</s>", "."]
+    a = np.zeros((1, 1, 4, 4))
+    a[0, 0, :, 2] = 1.0  # every query looks at </s>
+    assert [s["token"] for s in attention_sinks(a, tokens)] == ["</s>"]
+    assert sink_shares(a, tokens)["punctuation"][0, 0] == 0.0  # </s> is special, not punctuation

@@ -6,8 +6,8 @@ import shutil
 import torch
 
 import models
-from models import data, mlm, train
-from models.live import WEIGHTS_DIR
+from models import data, mlm, train, training
+from models.loading import WEIGHTS_DIR
 from models.tokenizer import CLS, MASK, SEP, SPECIALS, build_tokenizer, load_tokenizer
 
 
@@ -73,29 +73,29 @@ def test_recipe_outcomes_match_what_the_ids_show_and_counts_converge():
 
 
 def test_decoder_batches_hide_the_first_copy_of_a_random_span():
-    tok = models.live.shipped_tokenizer()
-    pool = train.Sentences(tok, seed=1, n=200)
+    tok = models.loading.shipped_tokenizer()
+    pool = training.Sentences(tok, seed=1, n=200)
     rng = random.Random(0)
-    x, y = train.decoder_batch(rng, pool, tok.vocab_size, batch=16, seq_len=64)
+    x, y = training.decoder_batch(rng, pool, tok.vocab_size, batch=16, seq_len=64)
     assert x.shape == y.shape == (16, 64)
     # where a label is given it is the next input token (a shifted copy)
-    given = y[:, :-1] != train.IGNORE
+    given = y[:, :-1] != training.IGNORE
     assert torch.equal(y[:, :-1][given], x[:, 1:][given])
-    assert (y == train.IGNORE).any()
+    assert (y == training.IGNORE).any()
 
 
 def test_repeat_curriculum_targets_only_copyable_tokens():
     rng = random.Random(0)
-    x, y = train.repeat_batch(rng, 2048, batch=8, seq_len=96)
+    x, y = training.repeat_batch(rng, 2048, batch=8, seq_len=96)
     for xs, ys in zip(x.tolist(), y.tolist(), strict=True):
-        first = ys.index(next(v for v in ys if v != train.IGNORE))  # first position with a target
+        first = ys.index(next(v for v in ys if v != training.IGNORE))  # first position with a target
         span = first  # the first copy (positions 1..span) is never a target
-        assert all(v == train.IGNORE for v in ys[:span])
+        assert all(v == training.IGNORE for v in ys[:span])
         for i in range(span, len(xs) - 1):
             assert ys[i] == xs[i + 1] == xs[i + 1 - span]  # the target repeats the token one span back
 
 
 def test_learning_rate_warms_up_then_decays():
-    lrs = [train.lr_at(s, 1000, 1e-3) for s in range(1000)]
-    assert lrs[0] < lrs[train.WARMUP - 1] == max(lrs)
+    lrs = [training.lr_at(s, 1000, 1e-3) for s in range(1000)]
+    assert lrs[0] < lrs[training.WARMUP - 1] == max(lrs)
     assert abs(lrs[-1] - 1e-4) < 2e-6

