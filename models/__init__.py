@@ -6,8 +6,9 @@ Pages and tests use only what is exported here (see shared/DESIGN.md).
 from . import analysis, data
 from .attention import attention, bidirectional, causal, make_mask, padding, prefix
 from .config import ModelConfig
+from .errors import WeightsError
 from .live import LiveModel, Step, Trace
-from .loading import AVAILABLE, PRETRAINED, SHIPPED, TRAIN_COMMAND, WeightsError, build, load
+from .loading import AVAILABLE, PRETRAINED, SHIPPED, TRAIN_COMMAND, build, load
 from .positional import apply_rope, sinusoidal_table
 
 __all__ = [

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import ModelConfig
-from .positional import apply_rope
+from .positional import apply_rope, rope_inv_freq
 
 # ---------------------------------------------------------------- masks (True = may attend)
 
@@ -28,6 +28,16 @@ def causal(n_queries: int, n_keys: int | None = None, offset: int | None = None)
     q = torch.arange(n_queries).unsqueeze(1) + offset  # (Tq, 1) absolute query positions
     k = torch.arange(n_keys).unsqueeze(0)  # (1, Tk)
     return k <= q  # (Tq, Tk)
+
+
+def sliding(n_queries: int, window: int, n_keys: int | None = None, offset: int | None = None) -> torch.Tensor:
+    """Causal, and only the last `window` positions (the query's own included): Mistral's sliding-window
+    attention (Jiang et al. 2023). Information from further back still arrives, one window per layer."""
+    n_keys = n_queries if n_keys is None else n_keys
+    offset = n_keys - n_queries if offset is None else offset
+    q = torch.arange(n_queries).unsqueeze(1) + offset  # (Tq, 1)
+    k = torch.arange(n_keys).unsqueeze(0)  # (1, Tk)
+    return (k <= q) & (k > q - window)  # (Tq, Tk)
 
 
 def bidirectional(n_queries: int, n_keys: int | None = None) -> torch.Tensor:
@@ -49,8 +59,9 @@ def padding(key_is_real: torch.Tensor) -> torch.Tensor:
     return key_is_real[:, None, None, :].bool()
 
 
-def make_mask(kind: str, n: int, prefix_len: int | None = None) -> torch.Tensor:
-    """The structural mask a page names: 'causal', 'bidirectional' or 'prefix' (needs prefix_len)."""
+def make_mask(kind: str, n: int, prefix_len: int | None = None, window: int | None = None) -> torch.Tensor:
+    """The structural mask a page names: 'causal', 'bidirectional', 'prefix' (needs prefix_len) or
+    'sliding' (needs window)."""
     if kind == "causal":
         return causal(n)
     if kind == "bidirectional":
@@ -59,7 +70,11 @@ def make_mask(kind: str, n: int, prefix_len: int | None = None) -> torch.Tensor:
         if prefix_len is None:
             raise ValueError("mask='prefix' needs prefix_len")
         return prefix(n, prefix_len)
-    raise ValueError(f"mask={kind!r} is not one of causal, bidirectional, prefix")
+    if kind == "sliding":
+        if window is None:
+            raise ValueError("mask='sliding' needs window")
+        return sliding(n, window)
+    raise ValueError(f"mask={kind!r} is not one of causal, bidirectional, prefix, sliding")
 
 
 # ---------------------------------------------------------------- the attention function
@@ -95,6 +110,8 @@ class MultiHeadAttention(nn.Module):
         super().__init__()
         self.n_heads, self.n_kv_heads, self.d_head = cfg.n_heads, cfg.kv_heads, cfg.d_head
         self.rope = rope  # RoPE rotates q and k of self-attention only (Su et al. 2021)
+        # float64 frequencies from the config's base (and Llama 3.1 scaling); not a parameter, not saved
+        self.inv_freq = rope_inv_freq(cfg.d_head, cfg.rope_base, cfg.rope_llama3) if rope else None
         qkv_bias = cfg.bias or cfg.qkv_bias
         self.q = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_head, bias=qkv_bias)
         self.k = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)  # GQA: fewer K/V heads
@@ -119,7 +136,7 @@ class MultiHeadAttention(nn.Module):
         v = self._split(self.v(source), self.n_kv_heads)
         if self.rope:
             assert positions is not None
-            q, k = apply_rope(q, positions), apply_rope(k, positions)
+            q, k = apply_rope(q, positions, self.inv_freq), apply_rope(k, positions, self.inv_freq)
         if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
         out, weights, scores = attention(q, k, v, mask, scale)

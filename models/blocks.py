@@ -56,6 +56,10 @@ class FeedForward(nn.Module):
             h = F.relu(h)
         elif self.activation == "gelu":
             h = F.gelu(h)  # exact erf form (Hendrycks & Gimpel 2016)
+        elif self.activation == "gelu_tanh":
+            h = F.gelu(h, approximate="tanh")  # GPT-2's "gelu_new": the paper's tanh approximation
+        elif self.activation == "silu":
+            h = F.silu(h)  # Marian's "swish": z·σ(z) in a plain two-matrix FFN, no gate
         else:
             h = F.silu(h) * self.w3(x)
         return self.w2(h)  # (B, T, d)

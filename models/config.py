@@ -12,9 +12,13 @@ from dataclasses import asdict, dataclass, fields
 ARCHS = ("encoder", "decoder", "encoder-decoder")
 NORM_POSITIONS = ("pre", "post")
 NORMS = ("layernorm", "rmsnorm")
-ACTIVATIONS = ("relu", "gelu", "swiglu")
+ACTIVATIONS = ("relu", "gelu", "swiglu")  # what the Architecture lab offers
+# What published checkpoints also need: GPT-2's GELU in its tanh form ("gelu_new", Hendrycks & Gimpel 2016,
+# eq. 2) and Marian's plain SiLU ("swish") in a two-matrix FFN.
+ALL_ACTIVATIONS = (*ACTIVATIONS, "gelu_tanh", "silu")
 POSITIONALS = ("sinusoidal", "learned", "rope", "none")
-MASKS = ("causal", "bidirectional", "prefix")
+PE_LAYOUTS = ("interleaved", "half")  # sinusoidal: sin/cos alternating (Vaswani) or sin half, cos half (Marian)
+MASKS = ("causal", "bidirectional", "prefix", "sliding")
 
 # The vocabulary size of the shipped byte-level BPE tokenizer (models/weights/tokenizer.json);
 # a config built for the shipped tokenizer needs at least this many embedding rows.
@@ -45,6 +49,14 @@ class ModelConfig:
     embed_scale: bool = True  # token embeddings · sqrt(d_model) (Vaswani §3.4); BERT adds them unscaled
     embed_norm: bool = False  # a LayerNorm right after the embeddings (BERT)
     type_vocab_size: int = 0  # BERT's segment (token-type) embeddings; this app gives every token type 0
+    # What other published checkpoints need (models/families.py); again the defaults change nothing.
+    rope_base: float = 10000.0  # RoPE's θ base (Su et al. 2021); Llama 3: 500000, Qwen2: 1000000
+    rope_llama3: tuple[float, float, float, int] | None = None  # Llama 3.1 scaling: factor, low, high, original ctx
+    sliding_window: int | None = None  # Mistral: a query sees only its last `sliding_window` positions
+    pe_layout: str = "interleaved"  # sinusoidal table layout, see PE_LAYOUTS
+    position_offset: int = 0  # learned positions start at this row (RoBERTa: padding_idx + 1 = 2)
+    mlm_head: bool = False  # BERT/RoBERTa: dense -> GELU -> LayerNorm before the (tied) output matrix
+    head_bias: bool = False  # a bias on the output logits (BERT's MLM decoder, Marian's final_logits_bias)
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple[str, ...]) -> None:
@@ -55,8 +67,9 @@ class ModelConfig:
         choice("arch", ARCHS)
         choice("norm_position", NORM_POSITIONS)
         choice("norm", NORMS)
-        choice("activation", ACTIVATIONS)
+        choice("activation", ALL_ACTIVATIONS)
         choice("positional", POSITIONALS)
+        choice("pe_layout", PE_LAYOUTS)
         for name in ("vocab_size", "n_layers", "d_model", "n_heads", "d_ff", "max_len"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
@@ -83,6 +96,8 @@ class ModelConfig:
             raise ValueError(f"norm_eps must be a positive number or None, got {self.norm_eps!r}")
         if not isinstance(self.type_vocab_size, int) or self.type_vocab_size < 0:
             raise ValueError(f"type_vocab_size must be a whole number >= 0, got {self.type_vocab_size!r}")
+        if self.sliding_window is not None and (not isinstance(self.sliding_window, int) or self.sliding_window < 1):
+            raise ValueError(f"sliding_window must be a positive whole number or None, got {self.sliding_window!r}")
         if self.attn_scale is not None and not (math.isfinite(self.attn_scale) and self.attn_scale > 0):
             raise ValueError(f"attn_scale must be a positive number or None, got {self.attn_scale!r}")
 
@@ -101,8 +116,10 @@ class ModelConfig:
 
     @property
     def default_mask(self) -> str:
-        """Decoders are causal; encoders see both sides (the encoder-decoder's encoder too)."""
-        return "causal" if self.arch == "decoder" else "bidirectional"
+        """Decoders are causal (Mistral: causal within its window); encoders see both sides."""
+        if self.arch != "decoder":
+            return "bidirectional"
+        return "causal" if self.sliding_window is None else "sliding"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -113,4 +130,6 @@ class ModelConfig:
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown ModelConfig fields: {', '.join(sorted(unknown))}")
+        if isinstance(data.get("rope_llama3"), list):  # JSON has no tuples
+            data = {**data, "rope_llama3": tuple(data["rope_llama3"])}
         return cls(**data)

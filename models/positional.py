@@ -15,13 +15,16 @@ PE_BASE = 10000.0
 ROPE_BASE = 10000.0
 
 
-def sinusoidal_table(n_positions: int, d_model: int, base: float = PE_BASE) -> np.ndarray:
+def sinusoidal_table(n_positions: int, d_model: int, base: float = PE_BASE, layout: str = "interleaved") -> np.ndarray:
     """PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)); float64 [pos, d].
 
-    Pure numpy so pages can draw the waves without touching a model.
+    layout="half" puts every sine first and every cosine after (Marian/fairseq's table: the same
+    numbers, another order of dimensions). Pure numpy so pages can draw the waves without a model.
     """
     pos = np.arange(n_positions, dtype=np.float64)[:, None]  # (P, 1)
     angle = pos * pair_frequencies(d_model, base)[None, :]  # (P, d/2)
+    if layout == "half":
+        return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
     pe = np.empty((n_positions, d_model), dtype=np.float64)
     pe[:, 0::2] = np.sin(angle)
     pe[:, 1::2] = np.cos(angle)
@@ -70,20 +73,42 @@ def rope_score_grid(q: np.ndarray, k: np.ndarray, n_positions: int, base: float 
     return qs @ ks.T
 
 
-def rope_angles(positions: torch.Tensor, d_head: int) -> torch.Tensor:
-    """θ_{pos, i} = pos · 10000^(-2i/d_head) for each pair i of dimensions: (T, d_head/2)."""
-    inv_freq = ROPE_BASE ** (-torch.arange(0, d_head, 2, dtype=torch.float64) / d_head)  # (dh/2,)
+def rope_inv_freq(
+    d_head: int, base: float = ROPE_BASE, llama3: tuple[float, float, float, int] | None = None
+) -> torch.Tensor:
+    """ω_i = base^(-2i/d_head) for each pair i: (d_head/2,) float64.
+
+    llama3 = (factor, low_freq_factor, high_freq_factor, original_context): Llama 3.1's scaling for long
+    contexts (Meta's reference code, as transformers' `_compute_llama3_parameters`): wavelengths shorter
+    than original/high are kept, longer than original/low are divided by factor, and those between are
+    blended smoothly, so nearby positions look as in pretraining while far ones are compressed."""
+    inv_freq = base ** (-torch.arange(0, d_head, 2, dtype=torch.float64) / d_head)  # (dh/2,)
+    if llama3 is None:
+        return inv_freq
+    factor, low, high, original = llama3
+    wavelen = 2 * torch.pi / inv_freq
+    scaled = torch.where(wavelen > original / low, inv_freq / factor, inv_freq)
+    smooth = (original / wavelen - low) / (high - low)
+    blended = (1 - smooth) * scaled / factor + smooth * scaled
+    medium = (wavelen >= original / high) & (wavelen <= original / low)
+    return torch.where(medium, blended, scaled)
+
+
+def rope_angles(positions: torch.Tensor, d_head: int, inv_freq: torch.Tensor | None = None) -> torch.Tensor:
+    """θ_{pos, i} = pos · ω_i for each pair i of dimensions: (T, d_head/2); ω from rope_inv_freq."""
+    inv_freq = rope_inv_freq(d_head) if inv_freq is None else inv_freq  # (dh/2,)
     return positions.to(torch.float64)[:, None] * inv_freq[None, :]  # (T, dh/2)
 
 
-def apply_rope(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+def apply_rope(x: torch.Tensor, positions: torch.Tensor, inv_freq: torch.Tensor | None = None) -> torch.Tensor:
     """Rotate each pair (x_{2i}, x_{2i+1}) by the angle θ_{pos,i} (RoFormer, eq. 34).
 
     x: (B, H, T, dh). A rotation keeps |x|, and R(a)ᵀR(b) = R(b - a), so q·k depends only on the
     offset between the two positions. (Llama's code pairs dimension i with i + dh/2 instead of
-    2i with 2i+1: a permutation of the same idea.)
+    2i with 2i+1: a permutation of the same idea; models/families.py permutes the rows of a
+    published q and k projection at load so this one rotation serves every checkpoint.)
     """
-    angle = rope_angles(positions, x.shape[-1])  # (T, dh/2)
+    angle = rope_angles(positions, x.shape[-1], inv_freq)  # (T, dh/2)
     cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
     even, odd = x[..., 0::2], x[..., 1::2]  # (B, H, T, dh/2)
     out = torch.empty_like(x)

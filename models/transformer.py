@@ -11,9 +11,10 @@ import math
 import torch
 from torch import nn
 
+from .attention import MultiHeadAttention
 from .blocks import Block, make_norm
 from .config import ModelConfig
-from .positional import sinusoidal_table
+from .positional import rope_inv_freq, sinusoidal_table
 
 # Initial weight spread (GPT-2 / nanoGPT), token embeddings included; output projections are
 # further scaled by 1/sqrt(2·n_layers) so the residual stream does not grow with depth (Radford
@@ -31,9 +32,9 @@ class Transformer(nn.Module):
         self.cfg = cfg
         d = cfg.d_model
         self.tok_emb = nn.Embedding(cfg.vocab_size, d)
-        self.pos_emb = nn.Embedding(cfg.max_len, d) if cfg.positional == "learned" else None
+        self.pos_emb = nn.Embedding(cfg.max_len + cfg.position_offset, d) if cfg.positional == "learned" else None
         if cfg.positional == "sinusoidal":  # fixed, not a parameter: not saved, rebuilt from the formula
-            pe = torch.tensor(sinusoidal_table(cfg.max_len, d), dtype=torch.float32)
+            pe = torch.tensor(sinusoidal_table(cfg.max_len, d, layout=cfg.pe_layout), dtype=torch.float32)
             self.register_buffer("pe", pe, persistent=False)
         else:
             self.pe = None
@@ -48,11 +49,28 @@ class Transformer(nn.Module):
         pre = cfg.norm_position == "pre"
         self.enc_norm = (make_norm(cfg) if pre else nn.Identity()) if has_enc else None
         self.dec_norm = (make_norm(cfg) if pre else nn.Identity()) if has_dec else None
-        self.head = nn.Linear(d, cfg.vocab_size, bias=False)
+        # BERT/RoBERTa's MLM head first transforms the hidden state: dense -> GELU -> LayerNorm (Devlin et al.)
+        self.mlm = (
+            nn.Sequential(nn.Linear(d, d), nn.GELU(), nn.LayerNorm(d, eps=cfg.norm_eps or 1e-5))
+            if cfg.mlm_head
+            else None
+        )
+        self.head = nn.Linear(d, cfg.vocab_size, bias=cfg.head_bias)
         if init:
             self._init(cfg)
         if cfg.tie_embeddings:
             self.head.weight = self.tok_emb.weight
+
+    def rebuild_fixed(self) -> None:
+        """Recompute what is a formula, not a weight (the sinusoidal table, RoPE's frequencies) on the CPU:
+        a model built on the meta device and then given loaded weights has neither."""
+        cfg = self.cfg
+        if self.pe is not None:
+            table = sinusoidal_table(cfg.max_len, cfg.d_model, layout=cfg.pe_layout)
+            self.pe = torch.tensor(table, dtype=torch.float32)
+        for m in self.modules():
+            if isinstance(m, MultiHeadAttention) and m.rope:
+                m.inv_freq = rope_inv_freq(cfg.d_head, cfg.rope_base, cfg.rope_llama3)
 
     def _init(self, cfg: ModelConfig) -> None:
         g = torch.Generator().manual_seed(cfg.seed)
@@ -80,12 +98,16 @@ class Transformer(nn.Module):
         if self.pe is not None:
             x = x + self.pe[positions]
         elif self.pos_emb is not None:
-            x = x + self.pos_emb(positions)
+            x = x + self.pos_emb(positions + self.cfg.position_offset)
         if self.type_emb is not None:
             x = x + self.type_emb.weight[0]
         if self.emb_norm is not None:
             x = self.emb_norm(x)
         return x
+
+    def logits(self, h: torch.Tensor) -> torch.Tensor:
+        """Final hidden states (already through the final norm) -> logits over the vocabulary."""
+        return self.head(h if self.mlm is None else self.mlm(h))
 
     def run_stack(self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0):
         """Embed ids (at positions start..) and run them through blocks.
@@ -105,10 +127,10 @@ class Transformer(nn.Module):
         """Logits for training: (B, T, V) of the decoder (or encoder for arch='encoder')."""
         if self.cfg.arch == "decoder":
             x, _, _ = self.run_stack(self.decoder, ids, mask, scale)
-            return self.head(self.dec_norm(x))
+            return self.logits(self.dec_norm(x))
         x, _, _ = self.run_stack(self.encoder, ids, mask, scale)
         memory = self.enc_norm(x)
         if self.cfg.arch == "encoder":
-            return self.head(memory)
+            return self.logits(memory)
         y, _, _ = self.run_stack(self.decoder, tgt_ids, tgt_mask, scale, memory, cross_mask)
-        return self.head(self.dec_norm(y))
+        return self.logits(self.dec_norm(y))

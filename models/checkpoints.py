@@ -1,0 +1,231 @@
+"""Read a model folder as Hugging Face's `save_pretrained` / `huggingface-cli download` leave it.
+
+config.json, model.safetensors or sharded model-0000x-of-0000y.safetensors with their index, and
+tokenizer.json. Every tensor is copied out of the memory map as float32, so a file truncated or
+replaced later cannot crash the server; every failure is a WeightsError naming the file and what to
+do. `describe()` reads only config.json and the safetensors headers: the sidebar lists a 7B model
+without loading it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from tokenizers import Tokenizer
+
+from . import families
+from .errors import WeightsError
+from .families import UnsupportedModel
+from .hf_tokenizer import HFTokenizer
+from .live import LiveModel
+from .transformer import Transformer
+
+MODELS_ENV = "ATTENTION_LAB_MODELS"  # ':'-separated folders, each holding model folders
+MAX_PARAMS_ENV = "ATTENTION_LAB_MAX_PARAMS"
+DEFAULT_MAX_PARAMS = 2_000_000_000
+INDEX = "model.safetensors.index.json"
+GET = "huggingface-cli download <repo> --local-dir <folder>"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A model folder as the picker lists it."""
+
+    path: Path
+    name: str  # the folder's name, e.g. Qwen2.5-0.5B
+    family: str  # GPT-2, Llama, Qwen2, Mistral, BERT, RoBERTa
+    arch: str  # decoder | encoder | encoder-decoder
+    params: int  # from the safetensors headers (a tied output head counted once)
+    error: str | None = None  # why it cannot be loaded (too large, not a model, ...)
+
+
+def _config(folder: Path) -> dict:
+    path = folder / "config.json"
+    if not path.is_file():
+        raise WeightsError(f"{folder} is not a model folder: it has no config.json. Get a model with: {GET}")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise WeightsError(f"{path} cannot be read as JSON ({e}). Download the model again.") from e
+
+
+def weight_files(folder: Path) -> list[Path]:
+    single = folder / "model.safetensors"
+    if single.is_file():
+        return [single]
+    index = folder / INDEX
+    if index.is_file():
+        try:
+            names = sorted(set(json.loads(index.read_text(encoding="utf-8"))["weight_map"].values()))
+        except (OSError, ValueError, KeyError) as e:
+            raise WeightsError(f"{index} is damaged ({e}). Download the model again.") from e
+        missing = [n for n in names if not (folder / n).is_file()]
+        if missing:
+            raise WeightsError(f"{folder} lacks the shard(s) {', '.join(missing)} named in {INDEX}. Download again.")
+        return [folder / n for n in names]
+    raise WeightsError(
+        f"{folder} has no model.safetensors (nor a sharded {INDEX}); only safetensors weights are read. "
+        f"Get them with: {GET}"
+    )
+
+
+def _header(path: Path) -> dict:
+    """The JSON header of a safetensors file: tensor names, dtypes, shapes and byte offsets."""
+    try:
+        with open(path, "rb") as f:
+            (n,) = struct.unpack("<Q", f.read(8))
+            if n > 100_000_000:
+                raise ValueError("header length is implausible")
+            head = json.loads(f.read(n))
+        size = os.path.getsize(path)
+        end = max((v["data_offsets"][1] for k, v in head.items() if k != "__metadata__"), default=0)
+        if 8 + n + end > size:
+            raise ValueError(f"the file holds {size:,} bytes but its tensors need {8 + n + end:,}: it is truncated")
+        return {k: v for k, v in head.items() if k != "__metadata__"}
+    except (OSError, ValueError, struct.error, KeyError, TypeError) as e:
+        raise WeightsError(f"{path} is not a readable safetensors file ({e}). Download it again.") from e
+
+
+def describe(folder: Path) -> Entry:
+    """What the picker shows; never raises for a bad folder (the error is in the entry)."""
+    folder = Path(folder)
+    try:
+        c = _config(folder)
+        kind = families.family_of(c)
+        label, make_config, _ = families.FAMILIES[kind]
+        cfg = make_config(c)
+        params = sum(math.prod(v["shape"]) for p in weight_files(folder) for v in _header(p).values())
+    except (WeightsError, UnsupportedModel, KeyError, TypeError, ValueError) as e:
+        return Entry(folder, folder.name, "?", "?", 0, str(e) if not isinstance(e, KeyError) else f"missing {e}")
+    error = too_large(params)
+    return Entry(folder, folder.name, label, cfg.arch, params, error)
+
+
+def max_params() -> int:
+    try:
+        return int(float(os.environ.get(MAX_PARAMS_ENV, DEFAULT_MAX_PARAMS)))
+    except ValueError:
+        return DEFAULT_MAX_PARAMS
+
+
+def available_memory() -> int | None:
+    """Bytes the kernel says a new allocation can get (Linux MemAvailable), None elsewhere."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def too_large(params: int) -> str | None:
+    """Why a model of this size is not loaded here, or None. float32 weights take 4 bytes a parameter,
+    and a forward with its trace needs about as much again."""
+    limit = max_params()
+    if params > limit:
+        return f"{params / 1e9:.2f}B parameters is more than {MAX_PARAMS_ENV}={limit / 1e9:.2f}B"
+    free = available_memory()
+    if free is not None and params * 8 > free:
+        return f"{params / 1e9:.2f}B parameters need about {params * 8 / 2**30:.1f} GiB; {free / 2**30:.1f} GiB free"
+    return None
+
+
+def scan(roots: str | None = None) -> list[Entry]:
+    """Every model folder directly inside the folders of $ATTENTION_LAB_MODELS (or roots), by name."""
+    roots = os.environ.get(MODELS_ENV, "") if roots is None else roots
+    found = []
+    for root in filter(None, roots.split(os.pathsep)):
+        base = Path(root).expanduser()
+        if not base.is_dir():
+            continue
+        for child in sorted(base.iterdir()):
+            if (child / "config.json").is_file():
+                found.append(describe(child))
+    return found
+
+
+def _tokenizer(folder: Path, c: dict, vocab_size: int) -> HFTokenizer:
+    path = folder / "tokenizer.json"
+    if not path.is_file():
+        raise WeightsError(f"{folder} has no tokenizer.json. Download the model's tokenizer files too: {GET}")
+    try:
+        tok = Tokenizer.from_file(str(path))
+    except Exception as e:  # tokenizers raises plain Exceptions
+        raise WeightsError(f"{path} cannot be read ({str(e)[:160]}). Download it again.") from e
+    eos = c.get("eos_token_id")
+    eos_ids = [] if eos is None else (eos if isinstance(eos, list) else [eos])
+    start = c.get("decoder_start_token_id")
+    return HFTokenizer(tok, vocab_size, eos_ids, [] if start is None else [start])
+
+
+def load_folder(folder: Path | str, progress: Callable[[float, str], None] | None = None) -> LiveModel:
+    """A published checkpoint as a LiveModel running through our Transformer."""
+    folder = Path(folder)
+    say = progress or (lambda _f, _m: None)
+    c = _config(folder)
+    try:
+        kind = families.family_of(c)
+        label, make_config, rename = families.FAMILIES[kind]
+        cfg = make_config(c)
+    except (UnsupportedModel, KeyError, TypeError, ValueError) as e:
+        what = f"missing setting {e}" if isinstance(e, KeyError) else str(e)
+        raise WeightsError(f"{folder / 'config.json'}: {what}.") from e
+    files = weight_files(folder)
+    params = sum(math.prod(v["shape"]) for p in files for v in _header(p).values())
+    if (reason := too_large(params)) is not None:
+        raise WeightsError(f"{folder.name} is too large for this machine: {reason}.")
+    tok = _tokenizer(folder, c, cfg.vocab_size)
+    with torch.device("meta"):
+        skeleton = Transformer(cfg, init=False)
+    expected = {k: v.shape for k, v in skeleton.state_dict().items()}
+    del skeleton
+    if cfg.tie_embeddings:
+        expected.pop("head.weight", None)
+    state: dict[str, torch.Tensor] = {}
+    from safetensors import safe_open
+
+    for n, path in enumerate(files):
+        say(n / len(files), path.name)
+        _header(path)  # a truncated file is named before safetensors reads it
+        try:
+            with safe_open(str(path), framework="pt") as f:
+                for name in f.keys():  # noqa: SIM118 (safe_open is not a dict)
+                    t = f.get_tensor(name)
+                    # out of the memory map, as float32 (bfloat16/float16 converted: a copy either way)
+                    t = t.clone() if t.dtype == torch.float32 else t.to(torch.float32)
+                    for ours, tensor in rename(name, t, cfg):
+                        if ours not in expected:
+                            continue
+                        if tuple(tensor.shape) != tuple(expected[ours]):
+                            raise WeightsError(
+                                f"{path.name}: tensor {name} has shape {list(tensor.shape)}, but config.json "
+                                f"implies {list(expected[ours])}. The config and the weights are from different models."
+                            )
+                        state[ours] = tensor.contiguous()
+        except WeightsError:
+            raise
+        except Exception as e:  # safetensors' own errors on damaged data
+            raise WeightsError(f"{path} cannot be read ({str(e)[:160]}). Download it again.") from e
+    missing = sorted(set(expected) - set(state))
+    if missing:
+        raise WeightsError(
+            f"{folder.name}: the weights lack {len(missing)} tensor(s) the config needs, e.g. {missing[0]}. "
+            "Download the model again (all shards)."
+        )
+    say(1.0, "model")
+    with torch.device("meta"):  # no memory and no random init for weights about to be replaced
+        net = Transformer(cfg, init=False)
+    net.load_state_dict(state, strict=False, assign=True)
+    if cfg.tie_embeddings:
+        net.head.weight = net.tok_emb.weight
+    net.rebuild_fixed()
+    meta = {"source": str(folder), "family": label, "model_type": kind, "params": params, "name": folder.name}
+    return LiveModel(net, tok, meta)
