@@ -1,4 +1,5 @@
-"""param_treemap, short_count and scaling_contours (viz/anatomy.py)."""
+"""param_treemap, short_count and scaling_contours, with its label placement (viz/treemap.py, scaling.py,
+label_placement.py)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,20 @@ import numpy as np
 import pytest
 
 import viz
-from viz.anatomy import (
-    ALLOCATION_SYMBOLS,
+from viz.label_placement import (
     LABEL_STEPS,
     LINE_HEIGHT,
     NUMBER_PAD_PX,
     PLOT_AREAS_PX,
-    POINT_SIZE_PX,
-    ScalingLabels,
-    _anchored_box,
-    _overlap,
-    _text_px,
-    _View,
-    param_treemap,
-    scaling_contours,
-    short_count,
+    View,
+    anchored_box,
+    boxes_overlap,
+    text_px,
 )
+from viz.labels import ScalingLabels, short_count
 from viz.palette import HIGHLIGHT, INK, MUTED, font_size
+from viz.scaling import ALLOCATION_SYMBOLS, POINT_SIZE_PX, scaling_contours
+from viz.treemap import param_treemap
 
 EVIL = "<b>bold</b>"
 EVIL_ESCAPED = "&lt;b&gt;bold&lt;/b&gt;"
@@ -350,29 +348,29 @@ def page_figure(log10_budget: float = 23.77, **kw):
     return scaling_contours(**args)
 
 
-def views(fig, scale: float = 1.0) -> list[_View]:
+def views(fig, scale: float = 1.0) -> list[View]:
     xr, yr = tuple(fig.layout.xaxis.range), tuple(fig.layout.yaxis.range)
-    return [_View(w, h * scale, xr, yr) for w, h in PLOT_AREAS_PX]
+    return [View(w, h * scale, xr, yr) for w, h in PLOT_AREAS_PX]
 
 
-def number_boxes(fig, view: _View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
+def number_boxes(fig, view: View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
     size = round(font_size(scale) * 0.85)
     out = []
     for a in numbers(fig):
         x, y = view.px(a.x, a.y)
         cx, cy = x + a.ax, y + a.ay
-        hw = _text_px(a.text, size) / 2 + NUMBER_PAD_PX * scale
+        hw = text_px(a.text, size) / 2 + NUMBER_PAD_PX * scale
         hh = LINE_HEIGHT * size / 2 + NUMBER_PAD_PX * scale
         out.append((cx - hw, cy - hh, cx + hw, cy + hh))
     return out
 
 
-def label_boxes(fig, view: _View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
+def label_boxes(fig, view: View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
     size = round(font_size(scale) * 0.85)
     out = []
     for a in line_labels(fig):
         spot = dict(x=a.x, y=a.y, xanchor=a.xanchor, yanchor=a.yanchor, xshift=a.xshift, yshift=a.yshift)
-        out.append(_anchored_box(view, spot, _text_px(a.text, size) + 4 * scale, LINE_HEIGHT * size + 4 * scale, scale))
+        out.append(anchored_box(view, spot, text_px(a.text, size) + 4 * scale, LINE_HEIGHT * size + 4 * scale, scale))
     return out
 
 
@@ -384,15 +382,15 @@ def test_labels_do_not_collide_from_a_phone_to_a_wide_screen(log10_budget):
         nums, labs = number_boxes(fig, view), label_boxes(fig, view)
         for k, box in enumerate(nums):
             assert view.inside(box), (view.width, k + 1)
-            assert not any(_overlap(box, other) for other in nums[k + 1 :]), (view.width, k + 1)
-            assert not any(_overlap(box, lab) for lab in labs), (view.width, k + 1)
+            assert not any(boxes_overlap(box, other) for other in nums[k + 1 :]), (view.width, k + 1)
+            assert not any(boxes_overlap(box, lab) for lab in labs), (view.width, k + 1)
             for j, t in enumerate(dots):  # no number hides a dot
                 x, y = view.px(t.x[0], t.y[0])
                 r = POINT_SIZE_PX / 2
-                assert not _overlap(box, (x - r, y - r, x + r, y + r)), (view.width, k + 1, j + 1)
+                assert not boxes_overlap(box, (x - r, y - r, x + r, y + r)), (view.width, k + 1, j + 1)
         for k, box in enumerate(labs):
             assert view.inside(box), (view.width, line_labels(fig)[k].text)
-            assert not any(_overlap(box, other) for other in labs[k + 1 :]), (view.width, line_labels(fig)[k].text)
+            assert not any(boxes_overlap(box, other) for other in labs[k + 1 :]), (view.width, line_labels(fig)[k].text)
 
 
 def test_close_models_get_numbers_in_different_places():

@@ -10,7 +10,11 @@ import pytest
 
 import viz
 from viz.axes import grid_height
+from viz.bars import bars
+from viz.histograms import histograms
 from viz.labels import axis_labels
+from viz.lines import Series, lines
+from viz.matrices import value_heatmap
 from viz.palette import (
     ATTENTION_COLORSCALE,
     BAR,
@@ -24,7 +28,7 @@ from viz.palette import (
     font_size,
     head_color,
 )
-from viz.plots import Arrow, Series, bars, histograms, lines, plane_vectors, value_heatmap
+from viz.vectors import Arrow, plane_vectors
 
 EVIL = "<script>alert(1)</script>"
 EVIL_ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -426,7 +430,7 @@ def test_chinese_words_pass_through_unchanged():
 
 
 def test_log_ticks_are_plain_numbers_without_minor_labels():
-    from viz.plots import log_ticks
+    from viz.axes import log_ticks
 
     wide = log_ticks(np.array([1e-20, 1.0]))
     assert wide["ticktext"][-1] == "1" and all("µ" not in t and "n" not in t for t in wide["ticktext"])
