@@ -1,4 +1,5 @@
-"""viz: pure figure functions, numpy arrays + labels -> plotly Figure. No streamlit, no torch.
+"""viz: pure figure functions, numpy arrays + labels -> a Spec (a plain-dict Plotly figure). No streamlit,
+no torch. Pages draw a Spec with ui.charts.plot(where, spec), the one place that hands figures to Streamlit.
 
 Every figure takes scale (1.0 on screen, about 1.5 on a projector) and a Labels with the words
 it shows, so pages choose the language and size; every token drawn is HTML-escaped.

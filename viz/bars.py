@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import GRID, log_position, log_ticks
 from viz.check import check_index, check_vector
@@ -46,7 +45,7 @@ def bars(
     reference: np.ndarray | None = None,
     names_shown: tuple[str, str] = ("", ""),
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """One bar per name [n]; the highlighted index (or indices) in red, the rest blue.
 
     reference [n] draws a second, grey outline bar beside each (e.g. the same tokens' probability
@@ -142,4 +141,4 @@ def bars(
     )
     if title:
         spec.update_layout(title=dict(text=escape(title)))
-    return spec.figure()
+    return spec

@@ -8,7 +8,6 @@ recomputing all of them.
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.labels import axis_labels, escape
 from viz.palette import CHANGED, base_layout
@@ -29,7 +28,7 @@ def kv_cache(
     layer: str = "layer",
     position: str = "position",
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """Rows: K and V of each layer; columns: the positions so far. The last n_new columns (the new
     token, or the whole prompt at prefill) are red, the rest light blue."""
     n = len(tokens)
@@ -67,4 +66,4 @@ def kv_cache(
         spec.update_xaxes(tickmode="linear", tick0=0, dtick=int(np.ceil(n / 64)))
     if title:
         spec.update_layout(title=dict(text=escape(title)))
-    return spec.figure()
+    return spec

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import GRID, legend_below
 from viz.labels import escape
@@ -29,7 +28,7 @@ def histograms(
     x_range: tuple[float, float] | None = None,
     colors: Sequence[str] | None = None,
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """Overlaid probability-density histograms, one per entry (legend name = key), on shared bin edges.
 
     The bins are counted here with numpy, so the figure carries `bins` bars per entry, not the raw
@@ -89,4 +88,4 @@ def histograms(
         yaxis=dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID),
     )
     legend_below(spec, layout, title, scale)
-    return spec.figure()
+    return spec

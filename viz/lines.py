@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import GRID, legend_below, log_position, log_ticks, positive_only
 from viz.check import check_vector
@@ -51,7 +50,7 @@ def lines(
     y_range: tuple[float, float] | None = None,
     height: int | None = None,
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """One line per Series over a shared x [n], with optional bands and labelled reference lines.
 
     Traces, in order: per series its band (two traces, low then high filled to it; no legend, no
@@ -167,4 +166,4 @@ def lines(
         yaxis=yaxis,
     )
     legend_below(spec, layout, title, scale)
-    return spec.figure()
+    return spec

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import as_float, grid_height, square_cells, token_axis
 from viz.labels import axis_labels, escape, number_text
@@ -60,7 +59,7 @@ def value_heatmap(
     reverse_y: bool = True,
     height: int | None = None,
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """Any matrix [rows, cols] as a heatmap: toy scores and weights, PE tables, similarities, entropies.
 
     Labels become category axes "i label" (unique and escaped, as in the attention heatmap), or
@@ -150,7 +149,7 @@ def value_heatmap(
         square_cells(spec)
     if title:
         spec.update_layout(title=dict(text=escape(title)))
-    return spec.figure()
+    return spec
 
 
 def head_rows(
@@ -162,7 +161,7 @@ def head_rows(
     key_title: str = "key",
     weight_word: str = "weight",
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """One query's attention in every head of a layer, [heads, keys]: a row per head, keys numbered
     "i token" (a prompt repeats tokens). Used for the newest token while generating, a target token's
     cross-attention, and a masked position."""

@@ -76,7 +76,7 @@ def base_layout(scale: float) -> dict:
         margin=dict(l=round(10 * scale), r=round(10 * scale), t=round(40 * scale), b=round(10 * scale)),
         paper_bgcolor="white",
         plot_bgcolor="white",
-        hoverlabel=dict(font=dict(size=size)),  # not font_size: unvalidated() specs do not expand it
+        hoverlabel=dict(font=dict(size=size)),  # not font_size: a plain Spec does not expand it
         title=dict(font=dict(size=round(size * 1.15))),
     )
 

@@ -13,7 +13,6 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import GRID, decade_ticks, legend_below
 from viz.check import check_positive_axis
@@ -120,7 +119,7 @@ def scaling_contours(
     budget: tuple[str, float] | None = None,
     allocations: Sequence[tuple[str, float, float]] = (),
     point_loss: LossFn | None = None,
-) -> go.Figure:
+) -> Spec:
     """Iso-loss lines over parameters N (x) and training tokens D (y), both logarithmic.
 
     loss [ny, nx] is the fitted loss at d_values[i], n_values[j] (both increasing, > 0). The axes
@@ -366,4 +365,4 @@ def scaling_contours(
         yaxis=dict(axis, title=dict(text=d_name), range=y_range, **decade_ticks(*y_range)),
     )
     legend_below(spec, layout, "", scale)
-    return spec.figure()
+    return spec

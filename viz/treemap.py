@@ -6,11 +6,9 @@ grouped-query attention shrinks K and V. The page counts the parameters; this on
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
-
 from viz.labels import escape, short_count
 from viz.palette import HEAD_COLORS, INK, base_layout, font_size
-from viz.spec import unvalidated
+from viz.spec import Spec
 
 TREEMAP_HEIGHT_PX = 380
 
@@ -51,7 +49,7 @@ def _split_id(part: str) -> tuple[str, str | None]:
     return segments[0], (segments[1] if len(segments) == 2 else None)
 
 
-def param_treemap(parts: dict[str, int], names: dict[str, str], title: str = "", scale: float = 1.0) -> go.Figure:
+def param_treemap(parts: dict[str, int], names: dict[str, str], title: str = "", scale: float = 1.0) -> Spec:
     """Parameter counts as nested tiles, area = count: which part of the model is big.
 
     parts maps ids to counts; "attention.q" is child "q" of "attention", whose tile is the sum of
@@ -142,4 +140,4 @@ def param_treemap(parts: dict[str, int], names: dict[str, str], title: str = "",
     )
     if title:
         layout["title"] = {**layout["title"], "text": escape(title)}
-    return unvalidated([trace], layout)
+    return Spec.of([trace], layout)

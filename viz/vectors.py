@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import GRID
 from viz.check import check_index
@@ -60,7 +59,7 @@ def plane_vectors(
     circle: float | None = None,
     angle: tuple[int, int] | None = None,
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """2-D vectors as arrows, one Scatter trace each (trace i = arrows[i]), with equal x and y scales.
 
     A rotation only looks like a rotation when one unit is as long across as up, so the y axis is
@@ -133,4 +132,4 @@ def plane_vectors(
     )
     if title:
         spec.update_layout(title=dict(text=escape(title)))
-    return spec.figure()
+    return spec
