@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from viz.labels import axis_labels, escape
+from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import CHANGED, base_layout
 from viz.spec import Spec
 
@@ -25,12 +25,13 @@ def kv_cache(
     title: str = "",
     reused: str = "reused from the cache",
     new: str = "computed this step",
-    layer: str = "layer",
-    position: str = "position",
+    labels: Labels = ENGLISH,
     scale: float = 1.0,
 ) -> Spec:
     """Rows: K and V of each layer; columns: the positions so far. The last n_new columns (the new
-    token, or the whole prompt at prefill) are red, the rest light blue."""
+    token, or the whole prompt at prefill) are red, the rest light blue. labels gives the words
+    "layer" and "position"; reused and new, the hover of the two kinds of cell, are this figure's own."""
+    layer, position = labels.layer, labels.position
     n = len(tokens)
     if not 0 < n_new <= n or n_layers < 1:
         raise ValueError(f"need 0 < n_new <= len(tokens) and n_layers >= 1, got {n_new}, {len(tokens)}, {n_layers}")

@@ -1,5 +1,11 @@
 """User-visible words arrive as a Labels (pages pass a translated one), and token text is escaped.
 
+One rule for every builder: a word from the shared vocabulary below (query, key, weight, layer,
+head, position, ...) comes in labels=Labels(...), never as its own keyword, so a page translates it
+once (ui.i18n.viz_labels()); scaling_contours has its own vocabulary, ScalingLabels. Words that
+belong to one figure only (title, x_title and y_title of the generic charts, kv_cache's reused/new)
+are keywords of that builder.
+
 Plotly renders a subset of HTML in tick labels, hover text and annotations: a token such as
 "<b>" or "<br>" would change the picture instead of showing up. Every token we draw goes through
 escape(), so what the model saw is exactly what the student sees.

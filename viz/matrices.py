@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from viz.axes import as_float, grid_height, square_cells, token_axis
-from viz.labels import axis_labels, escape, number_text
+from viz.labels import ENGLISH, Labels, axis_labels, escape, number_text
 from viz.palette import ATTENTION_COLORSCALE, DIVERGING_COLORSCALE, base_layout
 from viz.spec import Spec
 
@@ -157,14 +157,13 @@ def head_rows(
     key_tokens: Sequence[str],
     *,
     title: str = "",
-    head_word: str = "head",
-    key_title: str = "key",
-    weight_word: str = "weight",
+    labels: Labels = ENGLISH,
     scale: float = 1.0,
 ) -> Spec:
     """One query's attention in every head of a layer, [heads, keys]: a row per head, keys numbered
     "i token" (a prompt repeats tokens). Used for the newest token while generating, a target token's
-    cross-attention, and a masked position."""
+    cross-attention, and a masked position. labels gives "head", "key" (the x title) and "weight"."""
+    head_word, key_title, weight_word = labels.head, labels.key, labels.weight
     r = np.asarray(rows)
     if r.ndim != 2 or r.shape[1] != len(key_tokens):
         raise ValueError(f"rows must be [heads, {len(key_tokens)}], got {r.shape}")

@@ -459,3 +459,12 @@ def test_bars_on_a_log_axis():
         np.array([1.0, 1e-3, 1e-7]), ["a", "b", "c"], x_title="x", y_title="p", log_y=True, y_range=(1e-8, 1)
     ).figure()
     assert fig.layout.yaxis.type == "log" and list(fig.layout.yaxis.range) == [-8, 0]
+
+
+def test_head_rows_and_kv_cache_take_their_shared_words_from_labels():
+    zh = viz.Labels(head="头", key="键", weight="权重", layer="层", position="位置")
+    fig = viz.head_rows(np.full((2, 3), 1 / 3), ["a", "b", "c"], labels=zh).figure()
+    assert list(fig.data[0].y) == ["头 1", "头 2"] and fig.layout.xaxis.title.text == "键"
+    assert fig.layout.yaxis.title.text == "头" and fig.data[0].colorbar.title.text == "权重"
+    kv = viz.kv_cache(["a", "b"], 1, 1, labels=zh).figure()
+    assert list(kv.data[0].y) == ["层 1 K", "层 1 V"] and kv.layout.xaxis.title.text == "位置"

@@ -53,6 +53,7 @@ CASES = {
     ),
     "head_view nothing above min_weight": lambda: head_view(HEADS, TOKENS, [*TOKENS, "e"], min_weight=1.0),
     "kv_cache decode step": lambda: kv_cache(TOKENS, 1, 2),
+    "kv_cache labels": lambda: kv_cache(TOKENS, 2, 1, reused="已缓存", new="<new>", labels=ZH),
     "kv_cache prefill, many tokens, title, scale 1.5": lambda: kv_cache(MANY, 70, 3, title="t & u", scale=1.5),
 }
 

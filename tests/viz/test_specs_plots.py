@@ -13,6 +13,7 @@ from tests.viz.test_specs import TOKENS, assert_valid
 from viz.axes import legend_below
 from viz.bars import bars
 from viz.histograms import histograms
+from viz.labels import Labels
 from viz.lines import Series, lines
 from viz.matrices import head_rows, value_heatmap
 from viz.spec import Spec
@@ -89,6 +90,9 @@ CASES = {
     "plane_vectors zero arrow": lambda: plane_vectors([Arrow(0.0, 0.0, "0")], angle=(0, 0)),
     "head_rows": lambda: head_rows(np.full((2, 4), 0.25), TOKENS, title="heads", scale=1.5),
     "head_rows many keys": lambda: head_rows(np.full((3, 20), 0.05), [f"k{i}" for i in range(20)]),
+    "head_rows labels": lambda: head_rows(
+        np.full((2, 4), 0.25), TOKENS, labels=Labels(head="头", key="<k>", weight="权重")
+    ),
 }
 
 
