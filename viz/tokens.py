@@ -58,7 +58,7 @@ def token_strip(
     """Tokens as chips, wrapped into rows by approximate text width; colors maps position -> fill.
 
     The figure is width_px wide with chips laid out in pixels, so render it at its own width
-    (st.plotly_chart(fig, width="content")); stretched, the chips widen but stay readable.
+    (ui.charts.plot(st, fig, width="content")); stretched, the chips widen but stay readable.
     """
     if len(tokens) == 0:
         raise ValueError("token_strip needs at least one token")
