@@ -57,3 +57,18 @@ def test_every_exported_builder_has_a_parity_case():
             sys.setprofile(None)
     missing = sorted(set(wanted.values()) - called)
     assert not missing, f"no spec-parity case in tests/viz/test_specs*.py calls {missing}: add one to a CASES dict"
+
+
+def test_only_ui_charts_hands_figures_to_streamlit():
+    """A Spec passed straight to st.plotly_chart would be validated and rebuilt by Plotly (slow), or
+    fail; ui.charts.plot wraps it once. So no page or ui module calls plotly_chart itself."""
+    root = HERE.parent.parent
+    calls = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("lessons", "ui")
+        for path in sorted((root / folder).rglob("*.py"))
+        if path.name != "charts.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if ".plotly_chart(" in line
+    ]
+    assert not calls, f"draw with ui.charts.plot(where, fig) instead: {calls}"
