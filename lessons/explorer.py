@@ -5,7 +5,7 @@ import streamlit as st
 
 import viz
 from models.analysis import attention_rollout, attention_sinks, sink_shares
-from ui import controls, shell, state
+from ui import charts, controls, shell, state
 from ui.i18n import md, names, t, viz_labels
 from ui.loaders import greedy_target, trace
 from ui.params import AGGREGATES, VIEWS
@@ -49,7 +49,7 @@ shell.track("view", "autoscale")
 if view == "grid":
     layer, head = controls.layer_head(model.config)
     fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.scale, labels=labels)
-    st.plotly_chart(fig, key="grid")
+    charts.plot(st, fig, key="grid")
     st.caption(t("explorer.grid_caption"))
     title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
     big = viz.heatmap(att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
@@ -63,7 +63,7 @@ elif view == "lines":
         format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
     )  # fmt: skip
     fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.scale, labels=labels)
-    st.plotly_chart(fig, key="lines")
+    charts.plot(st, fig, key="lines")
     st.caption(t("explorer.lines_caption"))
     shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
 else:
@@ -102,8 +102,9 @@ if kind != "decoder.cross":
         groups = ("start", "end", "punctuation")
         tabs = st.tabs([t(f"explorer.sinks.{what}") for what in groups])  # one full-width table each
         for col, what in zip(tabs, groups, strict=True):
-            col.plotly_chart(
-                viz.plots.value_heatmap(
+            charts.plot(
+                col,
+                viz.value_heatmap(
                     shares[what],
                     [str(i + 1) for i in range(att.shape[0])],
                     [str(h + 1) for h in range(att.shape[1])],

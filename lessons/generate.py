@@ -5,8 +5,8 @@ import streamlit as st
 import viz
 from models import analysis
 from models.experiments import kv_dot_products, top_probs
-from ui import controls, shell, state
-from ui.i18n import names, t
+from ui import charts, controls, shell, state
+from ui.i18n import names, t, viz_labels
 from ui.loaders import generation
 from ui.params import DECODING, MAX_NEW
 
@@ -57,8 +57,9 @@ raw = analysis.softmax(step.logits)  # temperature 1, no top-k/top-p: the model'
 order, names_, shown = top_probs(model, step.probs, TOP)  # the distribution the token was drawn from
 chosen = [i for i, tok_id in enumerate(order) if tok_id == step.token_id]
 c1, c2 = st.columns(2)
-c1.plotly_chart(
-    viz.plots.bars(
+charts.plot(
+    c1,
+    viz.bars(
         shown,
         names_,
         x_title=t("gen.next_token"),
@@ -89,14 +90,13 @@ c1.caption(
 with c2:
     layer, _ = controls.layer_head(cfg, with_head=False)
 rows = step.attention["decoder.self"][layer]  # [H, context]
-c2.plotly_chart(
-    viz.plots.head_rows(
+charts.plot(
+    c2,
+    viz.head_rows(
         rows,
         context,
         title=t("gen.row_title", layer=layer + 1),
-        head_word=t("lbl.head"),
-        key_title=t("lbl.key"),
-        weight_word=t("lbl.weight"),
+        labels=viz_labels(),
         scale=settings.scale,
     ),
     key="gen_row",
@@ -106,7 +106,8 @@ c2.caption(t("gen.row_caption", n=len(context)))
 # ---------------------------------------------------------------- the KV cache
 st.subheader(t("gen.kv_title"))
 n_new = prompt_len if n == 1 else 1
-st.plotly_chart(
+charts.plot(
+    st,
     viz.kv_cache(
         context,
         n_new,
@@ -114,8 +115,7 @@ st.plotly_chart(
         title=t("gen.kv_fig", n=n),
         reused=t("gen.kv_reused"),
         new=t("gen.kv_new"),
-        layer=t("lbl.layer"),
-        position=t("lbl.position"),
+        labels=viz_labels(),
         scale=settings.scale,
     ),
     key="gen_kv",

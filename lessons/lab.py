@@ -12,7 +12,7 @@ import viz
 from models import analysis, catalog, variants
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
 from models.transformer import INIT_STD
-from ui import controls, shell, state
+from ui import charts, controls, shell, state
 from ui.i18n import md, names, part_names, t, viz_labels
 from ui.loaders import lab_model, lab_run, training_jobs
 from ui.params import LAB_D_FF, LAB_D_MODEL, LAB_HEADS, LAB_LAYERS, LAB_PRESETS, LAB_SCALES, SIDES
@@ -129,7 +129,7 @@ def training_panel(side: str, cfg: models.ModelConfig, key: str) -> None:
             if job.state != "running":  # finished, failed or stopped: redraw the whole page once
                 st.rerun(scope="app")
             st.progress(job.progress, text=progress_text(job.history, job.steps))
-            st.plotly_chart(curve(job.history, job.steps, ""), key=f"{side}_live")
+            charts.plot(st, curve(job.history, job.steps, ""), key=f"{side}_live")
             st.button(t("lab.stop"), key=f"{side}_stop", icon=":material/stop_circle:", on_click=jobs.cancel,
                       args=(key,))  # fmt: skip
 
@@ -222,8 +222,8 @@ for side, col in zip(SIDES, cols, strict=True):
         fig = viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax, scale=scale,
                           labels=labels)  # fmt: skip
         shell.plot(fig, f"{side}_heat", run["attention"][li, hi], run["tokens"], run["tokens"])
-        st.plotly_chart(
-            viz.plots.value_heatmap(
+        charts.plot(st,
+            viz.value_heatmap(
                 run["entropy"], [str(i + 1) for i in range(cfg.n_layers)], [str(h + 1) for h in range(cfg.n_heads)],
                 index_labels=False, title=t("lab.entropy_fig"),
                 x_title=t("lbl.head"), y_title=t("lbl.layer"),
@@ -239,7 +239,7 @@ st.caption(t("lab.entropy_caption"))
 st.header(t("lab.params_title"))
 counts = {side: analysis.parameter_counts(configs[side]) for side in SIDES}
 parts = list(counts["a"])
-st.plotly_chart(
+charts.plot(st,
     viz.bars(np.array([counts["a"][p] for p in parts], dtype=float), [t(f"part.{p}") for p in parts],
              reference=np.array([counts["b"][p] for p in parts], dtype=float),
              names_shown=(t("lab.side.a"), t("lab.side.b")), x_title="", y_title=t("lab.params"),
@@ -269,7 +269,7 @@ if histories:
         for s, v in zip(h["val_step"], h["val"], strict=True):
             y[np.searchsorted(x, s)] = v
         series.append(viz.Series(t(f"lab.side.{side}"), y, color=viz.HEAD_COLORS[SIDES.index(side)]))
-    st.plotly_chart(viz.lines(x, series, x_title=t("lab.step"), y_title=t("lab.held_loss"),
+    charts.plot(st, viz.lines(x, series, x_title=t("lab.step"), y_title=t("lab.held_loss"),
                               hlines=[(float(np.log(tok.vocab_size)), t("lab.uniform"))], scale=scale),
                     key="lab_losses")  # fmt: skip
     st.markdown(t("lab.loss_explain", **variants.RECIPE))
@@ -285,8 +285,8 @@ for side, col in zip(SIDES, cols, strict=True):
     cfg, run = configs[side], runs[side]
     li = min(layer, cfg.n_layers - 1)
     heads = [str(h + 1) for h in range(cfg.n_heads)]
-    col.plotly_chart(
-        viz.plots.value_heatmap(run["key_gaps"][li], heads, heads, index_labels=False, x_title=t("lab.query_head"),
+    charts.plot(col,
+        viz.value_heatmap(run["key_gaps"][li], heads, heads, index_labels=False, x_title=t("lab.query_head"),
                                 y_title=t("lab.query_head"), hover_name="max |k_i − k_j|", zmin=0, zmax=gap_max,
                                 text_fmt=".2f",
                                 title=t("lab.gaps_fig", side=t(f"lab.side.{side}"), layer=li + 1,
@@ -315,7 +315,7 @@ cfg, model = configs[side], sides[side][0]
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
     counts_side = analysis.parameter_counts(cfg)
-    st.plotly_chart(viz.param_treemap(counts_side, part_names(),
+    charts.plot(st, viz.param_treemap(counts_side, part_names(),
                                       title=t("lab.treemap_fig", side=t(f"lab.side.{side}")), scale=scale),
                     key="lab_treemap")  # fmt: skip
 c2.markdown(t("lab.tree_explain"))

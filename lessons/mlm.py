@@ -9,10 +9,10 @@ import viz
 from models import mlm
 from models.experiments import attention_sides, mask_positions
 from models.tokenizer import MASK
-from ui import controls, shell, state
-from ui.i18n import names, t
+from ui import charts, controls, shell, state
+from ui.i18n import names, t, viz_labels
 from ui.loaders import left_context, masked_run, recipe_counts
-from viz.plots import Series
+from viz import Series
 
 DRAWS = 10_000
 OUTCOME_COLORS = {"mask": viz.HEAD_COLORS[3], "random": viz.HEAD_COLORS[1], "keep": viz.HEAD_COLORS[2]}
@@ -61,8 +61,9 @@ else:
     guess, probs = run["top"][pos]
     original = tokens[pos] if ids[pos] != MASK else None
     c1, c2 = st.columns(2)
-    c1.plotly_chart(
-        viz.plots.bars(
+    charts.plot(
+        c1,
+        viz.bars(
             probs,
             guess,
             x_title=t("mlm.predicted"),
@@ -79,14 +80,13 @@ else:
     with c2:
         layer, _ = controls.layer_head(cfg, with_head=False)
     rows = run["attention"][layer, :, pos]  # [H, T]
-    c2.plotly_chart(
-        viz.plots.head_rows(
+    charts.plot(
+        c2,
+        viz.head_rows(
             rows,
             run["tokens"],
             title=t("mlm.row_title", pos=pos, layer=layer + 1),
-            head_word=t("lbl.head"),
-            key_title=t("lbl.key"),
-            weight_word=t("lbl.weight"),
+            labels=viz_labels(),
             scale=settings.scale,
         ),
         key="mlm_row",
@@ -104,8 +104,9 @@ else:
         (("decoder", dec_tokens, dec_probs), ("encoder", guess[:5], probs[:5])),
         strict=True,
     ):
-        col.plotly_chart(
-            viz.plots.bars(
+        charts.plot(
+            col,
+            viz.bars(
                 ps,
                 toks,
                 x_title=t("gen.next_token" if who == "decoder" else "mlm.predicted"),
@@ -131,13 +132,15 @@ inp, outcome = mlm.bert_recipe(ids, random.Random(st.session_state["recipe_seed"
 colors = {i: OUTCOME_COLORS[o] for i, o in enumerate(outcome) if o}
 st.caption(t("mlm.recipe_before"))
 STRIP_PX = 380  # fits a phone; wider screens get the same compact block
-st.plotly_chart(
+charts.plot(
+    st,
     viz.token_strip(tokens, colors=colors, scale=settings.scale, width_px=STRIP_PX),
     key="recipe_before",
     width="content",
 )
 st.caption(t("mlm.recipe_after"))
-st.plotly_chart(
+charts.plot(
+    st,
     viz.token_strip(model.tokenizer.token_strs(inp), colors=colors, scale=settings.scale, width_px=STRIP_PX),
     key="recipe_after",
     width="content",
@@ -164,8 +167,9 @@ series.append(
     Series(t("mlm.chosen_share"), counts["chosen"][keep] / counts["eligible"][keep], color=viz.HEAD_COLORS[7],
            dash="dot", markers=False)
 )  # fmt: skip
-st.plotly_chart(
-    viz.plots.lines(
+charts.plot(
+    st,
+    viz.lines(
         draws[keep],
         series,
         x_title=t("mlm.draws"),

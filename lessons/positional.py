@@ -8,11 +8,11 @@ import models
 import viz
 from models import analysis
 from models.positional import pair_frequencies, rope_rotate, rope_score_grid, shift_matrix, sinusoidal_table
-from ui import shell, state
+from ui import charts, shell, state
 from ui.i18n import names, t
 from ui.loaders import get_model, learned_positions, shuffle_deltas
 from ui.params import PE_BASES, PE_DIMS
-from viz.plots import Arrow, Series
+from viz import Arrow, Series
 
 ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are float32 rounding
 
@@ -44,7 +44,7 @@ omega = pair_frequencies(d, base)
 
 def signed_map(a, title, x_title, y_title, hover, limit=None, square=True):
     """A big position table (no cell text) on the red-white-blue scale, symmetric around 0."""
-    return viz.plots.value_heatmap(
+    return viz.value_heatmap(
         a, None, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
         zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=scale,
     )  # fmt: skip
@@ -60,7 +60,7 @@ def dim_name(i: int) -> str:
     return t("pos.dim_series", i=i, fn=fn, period=number(2 * np.pi / omega[i // 2]))
 
 
-waves = viz.plots.lines(
+waves = viz.lines(
     np.arange(n_pos),
     [Series(dim_name(i), pe[:, i], markers=False) for i in dims],
     x_title=t("pos.pos"),
@@ -69,15 +69,17 @@ waves = viz.plots.lines(
     y_range=(-1.1, 1.1),
     scale=scale,
 )
-st.plotly_chart(waves, key="pe_waves")
+charts.plot(st, waves, key="pe_waves")
 st.markdown(t("pos.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
 c1, c2 = st.columns(2)
-c1.plotly_chart(
+charts.plot(
+    c1,
     signed_map(pe, t("pos.table_title", n=n_pos, d=d), t("pos.dim"), t("pos.pos"), "PE", limit=1, square=False),
     key="pe_table",
 )
 sim = pe @ pe.T
-c2.plotly_chart(
+charts.plot(
+    c2,
     signed_map(sim, t("pos.sim_title"), "pos′", "pos", "PE·PE"),
     key="pe_sim",
 )
@@ -121,8 +123,9 @@ arrows = [
     Arrow(b[0], b[1], f"PE({p0 + k})", viz.HEAD_COLORS[3]),  # the same vector, two ways
 ]
 c1, c2 = st.columns([3, 2])
-c1.plotly_chart(
-    viz.plots.plane_vectors(
+charts.plot(
+    c1,
+    viz.plane_vectors(
         arrows,
         title=t("pos.shift_fig", pair=pair, d0=2 * pair, d1=2 * pair + 1),
         x_title=f"PE(pos, {2 * pair}) = sin",
@@ -171,8 +174,9 @@ arrows = [
     Arrow(rk[0], rk[1], f"k, n={kn}", viz.HEAD_COLORS[1]),
 ]
 c1, c2 = st.columns(2)
-c1.plotly_chart(
-    viz.plots.plane_vectors(
+charts.plot(
+    c1,
+    viz.plane_vectors(
         arrows,
         title=t("pos.rope_fig", theta=f"{theta[0]:.3g}"),
         x_title=t("pos.pair_x"),
@@ -182,7 +186,8 @@ c1.plotly_chart(
     key="rope_plane",
 )
 grid = rope_score_grid(q, kv, 64)
-c2.plotly_chart(
+charts.plot(
+    c2,
     signed_map(grid, t("pos.rope_grid"), t("pos.key_pos"), t("pos.query_pos"), "q·k"),
     key="rope_grid",
 )
@@ -216,13 +221,15 @@ table = learned_positions(source)
 learned_cos = analysis.cosine_matrix(table)
 sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
 c1, c2 = st.columns(2)
-c1.plotly_chart(
+charts.plot(
+    c1,
     signed_map(learned_cos, t("pos.learned_fig", n=table.shape[0], d=table.shape[1]), "pos′", "pos", "cos", limit=1),
     key="learned_sim",
 )
 offsets = np.arange(33)
-c2.plotly_chart(
-    viz.plots.lines(
+charts.plot(
+    c2,
+    viz.lines(
         offsets,
         [
             Series(t("pos.learned_series"), analysis.mean_by_offset(learned_cos, 32)),
@@ -272,8 +279,9 @@ top = max(float(res[key].max()) for key, _ in cases) or 1.0
 cols = st.columns(3)
 for col, (key, title) in zip(cols, cases, strict=True):
     delta = res[key]
-    col.plotly_chart(
-        viz.plots.bars(
+    charts.plot(
+        col,
+        viz.bars(
             delta,
             shuffled,
             x_title=t("pos.shuffled_pos"),

@@ -5,12 +5,12 @@ import streamlit as st
 
 import viz
 from models import analysis
-from ui import controls, shell, state
+from ui import charts, controls, shell, state
 from ui.i18n import names, t
 from ui.loaders import rank_report, rank_sweep
 from ui.params import DTYPES, PIT_SIGMAS, SWEEP_INPUTS, TOLERANCES, TOY_MASKS
+from viz import Series
 from viz.palette import MASK_KIND_COLORS, WEIGHT_DASH
-from viz.plots import Series
 
 MASKS = ("causal", "bidirectional")
 
@@ -45,7 +45,7 @@ n = reports["causal"].n
 cols = st.columns(2)
 for col, kind in zip(cols, MASKS, strict=True):
     r = reports[kind]
-    fig = viz.plots.lines(
+    fig = viz.lines(
         np.arange(1, n + 1),
         [Series(t(f"mask.{kind}"), r.singular_values, color=MASK_KIND_COLORS[kind])],
         x_title=t("rank.sv_index"),
@@ -55,7 +55,7 @@ for col, kind in zip(cols, MASKS, strict=True):
         hlines=[(r.tolerance, t("rank.tol_line", tol=f"{r.tolerance:.1e}"))],
         scale=settings.scale,
     )
-    col.plotly_chart(fig, key=f"spectrum_{kind}")
+    charts.plot(col, fig, key=f"spectrum_{kind}")
 
 
 def _exact(r: analysis.RankReport) -> str:
@@ -155,7 +155,7 @@ def sweep() -> None:
             for w in ("trained", "random")
             for kind in MASKS
         ]
-        fig = viz.plots.lines(
+        fig = viz.lines(
             x,
             series,
             x_title=t("rank.length"),
@@ -165,7 +165,7 @@ def sweep() -> None:
             y_range=(0, 1.05),
             scale=settings.scale,
         )
-        st.plotly_chart(fig, key=f"sweep_{what}")
+        charts.plot(st, fig, key=f"sweep_{what}")
     st.caption(t("rank.sweep_caption", samples=n_samples))
     for w in ("trained", "random"):
         r = runs[w]
@@ -268,8 +268,9 @@ for j in range(size):
 scores = np.where(allowed, logits * sharp, -np.inf)
 tok = [str(i + 1) for i in range(size)]
 c1, c2 = st.columns(2)
-c1.plotly_chart(
-    viz.plots.value_heatmap(
+charts.plot(
+    c1,
+    viz.value_heatmap(
         scores,
         tok,
         tok,
@@ -285,8 +286,9 @@ c1.plotly_chart(
     key="toy_scores",
 )
 weights64 = analysis.softmax(scores, np.float64)
-c2.plotly_chart(
-    viz.plots.value_heatmap(
+charts.plot(
+    c2,
+    viz.value_heatmap(
         weights64,
         tok,
         tok,

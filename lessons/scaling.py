@@ -8,7 +8,7 @@ import streamlit as st
 
 import viz
 from models import analysis, catalog, scaling
-from ui import shell, state
+from ui import charts, shell, state
 from ui.i18n import part_names, t
 from ui.params import BUDGETS, KV_DTYPES
 
@@ -49,7 +49,7 @@ if picked.note:
     st.info(t(picked.note, computed=computed, published=published, small=small))
 c1, c2 = st.columns([3, 2], gap="large")
 counts = catalog.counts(picked)
-c1.plotly_chart(viz.param_treemap(counts, part_names(), title=t("sc.treemap_fig", model=picked.name), scale=scale),
+charts.plot(c1, viz.param_treemap(counts, part_names(), title=t("sc.treemap_fig", model=picked.name), scale=scale),
                 key="sc_treemap")  # fmt: skip
 with c2:
     per_layer = analysis.parameter_counts(dataclasses.replace(cfg, n_layers=1))
@@ -84,7 +84,7 @@ m3.metric(t("sc.kv_saved"), f"{catalog.kv_projection_saving(cfg):,}",
 if cfg.kv_heads == cfg.n_heads:
     st.caption(t("sc.kv_mha_note", model=picked.name))
 names_ = [p.name for p in catalog.CATALOG if p.config.arch == "decoder"]
-st.plotly_chart(
+charts.plot(st,
     viz.bars(np.array([catalog.kv_cache_bytes_per_token(catalog.BY_NAME[n].config, dtype) / 1024 for n in names_]),
              names_, reference=np.array([catalog.kv_cache_bytes_per_token(catalog.BY_NAME[n].config, dtype,
                                          kv_heads=catalog.BY_NAME[n].config.n_heads) / 1024 for n in names_]),
@@ -108,7 +108,7 @@ m1.metric("V × H", f"{full:,}", help=t("sc.albert_full_help", v=f"{v:,}", h=h))
 m2.metric("V × E + E × H", f"{factored:,}", delta=f"{factored / full - 1:+.1%}", delta_color="inverse")
 m3.metric(t("sc.albert_even"), f"{even:,.1f}", help=t("sc.albert_even_help"))
 es = np.unique(np.geomspace(8, max(16, 2 * h), 64).astype(int))
-st.plotly_chart(
+charts.plot(st,
     viz.lines(es, [viz.Series("V × E + E × H", (v * es + es * h).astype(float), markers=False)], x_title="E",
               y_title=t("lab.params"), log_x=True, log_y=True, hlines=[(float(full), "V × H")],
               vlines=[(even, t("sc.albert_even"))], current=float(e), title=t("sc.albert_fig", e=e), scale=scale),
@@ -126,10 +126,10 @@ st.markdown(t("sc.kaplan_constants", nc=f"{scaling.KAPLAN_NC:.1e}", an=scaling.K
               dc=f"{scaling.KAPLAN_DC:.1e}", ad=scaling.KAPLAN_ALPHA_D))  # fmt: skip
 c1, c2 = st.columns(2)
 ns, ds = np.geomspace(1e6, 1e12, 61), np.geomspace(1e7, 1e13, 61)
-c1.plotly_chart(viz.lines(ns, [viz.Series("L(N)", scaling.kaplan_loss_n(ns), markers=False)], x_title="N",
+charts.plot(c1, viz.lines(ns, [viz.Series("L(N)", scaling.kaplan_loss_n(ns), markers=False)], x_title="N",
                           y_title=t("sc.loss"), log_x=True, title=t("sc.kaplan_n_fig"), scale=scale),
                 key="sc_kaplan_n")  # fmt: skip
-c2.plotly_chart(viz.lines(ds, [viz.Series("L(D)", scaling.kaplan_loss_d(ds), markers=False)], x_title="D",
+charts.plot(c2, viz.lines(ds, [viz.Series("L(D)", scaling.kaplan_loss_d(ds), markers=False)], x_title="D",
                           y_title=t("sc.loss"), log_x=True, title=t("sc.kaplan_d_fig"), scale=scale),
                 key="sc_kaplan_d")  # fmt: skip
 
@@ -166,7 +166,7 @@ def contours(budget: float, words: tuple[str, ...], scale: float):
 
 
 words = tuple(t(k) for k in ("sc.n_axis", "sc.d_axis", "sc.loss", "sc.frontier", "sc.rule.exact", "sc.rule.twenty"))
-st.plotly_chart(contours(budget, words, scale), key="sc_contours")
+charts.plot(st, contours(budget, words, scale), key="sc_contours")
 st.caption(t("sc.contours_caption"))
 rows = [
     {t("sc.col.rule"): t(f"sc.rule.{kind}"), "N": viz.short_count(int(n)), "D": viz.short_count(int(d)),

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from ui import shell, state
+from ui import charts, shell, state
 from ui.i18n import t
 from ui.loaders import sentence_embeddings
 
@@ -33,8 +33,9 @@ st.markdown("\n".join(f"{i + 1}. {shell.code_span(s[:120])}" for i, s in enumera
 c1, c2 = st.columns(2)
 for col, kind in zip((c1, c2), ("mean", "cls"), strict=True):
     sim = emb[kind] @ emb[kind].T
-    col.plotly_chart(
-        viz.plots.value_heatmap(
+    charts.plot(
+        col,
+        viz.value_heatmap(
             sim,
             names,
             names,

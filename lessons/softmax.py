@@ -6,11 +6,11 @@ import streamlit as st
 
 import viz
 from models import analysis
-from ui import controls, shell, state
+from ui import charts, controls, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import scaled_run
 from ui.params import DKS, LIVE_FACTORS, LOG2_SCALE, SIGMAS
-from viz.plots import Arrow, Series
+from viz import Arrow, Series
 
 ROW_KEYS = 8  # keys in the one-row demo
 SAMPLES = 20000  # per d_k: the variance is measured to about 1-2%
@@ -44,7 +44,7 @@ table = dot_table() * sigma**2  # q·k scales with σ·σ
 x = table[:, DKS.index(d_k)]
 raw_var, scaled_var, theory = float(np.var(x)), float(np.var(x / np.sqrt(d_k))), d_k * sigma**4
 c1, c2 = st.columns(2)
-hist = viz.plots.histograms(
+hist = viz.histograms(
     {t("sm.raw", var=f"{raw_var:.3g}"): x, t("sm.scaled", var=f"{scaled_var:.3g}"): x / np.sqrt(d_k)},
     x_title="q·k",
     y_title=t("sm.density"),
@@ -53,9 +53,9 @@ hist = viz.plots.histograms(
     colors=[viz.HEAD_COLORS[3], viz.HEAD_COLORS[0]],
     scale=scale,
 )
-c1.plotly_chart(hist, key="sm_hist")
+charts.plot(c1, hist, key="sm_hist")
 curve = table.var(axis=0)
-fig = viz.plots.lines(
+fig = viz.lines(
     np.array(DKS),
     [
         Series(t("sm.empirical"), curve, color=viz.HEAD_COLORS[3], markers=False),
@@ -70,7 +70,7 @@ fig = viz.plots.lines(
     current=d_k,
     scale=scale,
 )
-c2.plotly_chart(fig, key="sm_curve")
+charts.plot(c2, fig, key="sm_curve")
 st.markdown(
     t(
         "sm.var_numbers",
@@ -99,8 +99,9 @@ s = 2.0 ** st.session_state["sm_log2s"]
 p = analysis.softmax(s * row)
 marks = [(1.0, t("sm.mark.unscaled")), (2.0**default, "1/√d_k"), (2.0 ** (default - 1), "1/(2√d_k)")]
 c1, c2 = st.columns(2)
-c1.plotly_chart(
-    viz.plots.bars(
+charts.plot(
+    c1,
+    viz.bars(
         p,
         [f"k{j + 1}" for j in range(ROW_KEYS)],
         x_title=t("sm.keys"),
@@ -124,8 +125,9 @@ curves = [
         markers=False,
     ),
 ]
-c2.plotly_chart(
-    viz.plots.lines(
+charts.plot(
+    c2,
+    viz.lines(
         grid,
         curves,
         x_title=t("sm.scale_axis"),
@@ -187,8 +189,9 @@ shell.plot(
 )
 heads = [str(h + 1) for h in range(cfg.n_heads)]
 wide = st.container() if cfg.n_heads > 8 else c2  # MiniLM's 6 x 12 table needs the full width to read
-wide.plotly_chart(
-    viz.plots.value_heatmap(
+charts.plot(
+    wide,
+    viz.value_heatmap(
         run["entropy"],
         [str(li + 1) for li in range(cfg.n_layers)],
         heads,
@@ -207,8 +210,9 @@ wide.plotly_chart(
 means = [
     float(scaled_run(settings.model, settings.weights, text, f * cfg.scale)["entropy"].mean()) for f in LIVE_FACTORS
 ]
-st.plotly_chart(
-    viz.plots.lines(
+charts.plot(
+    st,
+    viz.lines(
         np.array(LIVE_FACTORS),
         [Series(t("sm.mean_entropy"), np.array(means))],
         log_x=True,
@@ -223,8 +227,9 @@ st.plotly_chart(
 )
 if "next" in run:
     names_, probs = run["next"]
-    st.plotly_chart(
-        viz.plots.bars(
+    charts.plot(
+        st,
+        viz.bars(
             probs,
             names_,
             x_title=t("sm.next_token"),
@@ -256,8 +261,9 @@ shell.track("q_norm", "k_norm", "qk_angle")
 qn, kn, deg = st.session_state["q_norm"], st.session_state["k_norm"], st.session_state["qk_angle"]
 qv, kv = np.array([qn, 0.0]), kn * np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg))])
 c1, c2 = st.columns([3, 2])
-c1.plotly_chart(
-    viz.plots.plane_vectors([Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=scale, title=t("sm.plane_title")),
+charts.plot(
+    c1,
+    viz.plane_vectors([Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=scale, title=t("sm.plane_title")),
     key="sm_plane",
 )
 c2.markdown(

@@ -1,11 +1,13 @@
 """Encoder-decoder: translate a number step by step (cross-attention filling in), then teacher forcing."""
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
 import viz
 from models.experiments import top_probs
-from ui import controls, shell, state
+from ui import charts, controls, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
 
@@ -37,14 +39,13 @@ st.markdown(
 layer, head = controls.layer_head(cfg)
 c1, c2 = st.columns(2)
 row = step.attention["decoder.cross"][layer]  # [H, source]
-c1.plotly_chart(
-    viz.plots.head_rows(
+charts.plot(
+    c1,
+    viz.head_rows(
         row,
         src_tokens,
         title=t("tr.row_title", token=out[-1], layer=layer + 1),
-        head_word=t("lbl.head"),
-        key_title=t("tr.source_tokens"),
-        weight_word=t("lbl.weight"),
+        labels=replace(viz_labels(), key=t("tr.source_tokens")),
         scale=settings.scale,
     ),
     key="tr_row",
@@ -80,8 +81,9 @@ st.caption(
     )
 )
 _, top_names, top_p = top_probs(model, step.probs, 10)
-st.plotly_chart(
-    viz.plots.bars(
+charts.plot(
+    st,
+    viz.bars(
         top_p,
         top_names,
         x_title=t("gen.next_token"),
@@ -109,8 +111,9 @@ if model.target_ids(typed)[1]:
     st.warning(t("tr.typed_long", max_len=cfg.max_len))
 res = forced(settings.weights, source, typed)
 disagree = [i for i, (a, b) in enumerate(zip(res["tokens"], res["best"], strict=True)) if a != b]
-st.plotly_chart(
-    viz.plots.bars(
+charts.plot(
+    st,
+    viz.bars(
         res["probs"],
         res["tokens"],
         x_title=t("tr.typed_tokens"),

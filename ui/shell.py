@@ -16,7 +16,7 @@ import streamlit as st
 
 import models
 
-from . import params, state, url
+from . import charts, params, state, url
 from .i18n import md, names, t
 from .loaders import get_model
 
@@ -186,7 +186,7 @@ def plot(fig, key: str, matrix=None, rows: list[str] | None = None, cols: list[s
     """Draw a figure; with the sidebar's "numbers as tables" on, also its matrix as an HTML table of
     exact values under it. A Plotly chart is a picture a screen reader cannot read; a table is."""
     where = where or st
-    where.plotly_chart(fig, key=key)
+    charts.plot(where, fig, key=key)
     if matrix is None or not st.session_state.get("tables"):
         return
     m = np.asarray(matrix)[:TABLE_MAX, :TABLE_MAX]

@@ -1,4 +1,5 @@
-"""viz: pure figure functions, numpy arrays + labels -> plotly Figure. No streamlit, no torch.
+"""viz: pure figure functions, numpy arrays + labels -> a Spec (a plain-dict Plotly figure). No streamlit,
+no torch. Pages draw a Spec with ui.charts.plot(where, spec), the one place that hands figures to Streamlit.
 
 Every figure takes scale (1.0 on screen, about 1.5 on a projector) and a Labels with the words
 it shows, so pages choose the language and size; every token drawn is HTML-escaped.
@@ -10,14 +11,17 @@ it shows, so pages choose the language and size; every token drawn is HTML-escap
 # Importing it here, before any figure, makes every thread wait for the finished module.
 import pandas  # noqa: F401  (isort: keep first)
 
-from viz.anatomy import ScalingLabels, param_treemap, scaling_contours, short_count
 from viz.attention import heads_grid, heatmap, mask_heatmap
+from viz.bars import bars
 from viz.change import change_bars
 from viz.check import check_attention
 from viz.export import attention_csv, attention_json
 from viz.generation import kv_cache
 from viz.head_view import head_view
-from viz.labels import ENGLISH, Labels, axis_labels, escape
+from viz.histograms import histograms
+from viz.labels import ENGLISH, Labels, ScalingLabels, axis_labels, escape, short_count
+from viz.lines import Series, lines
+from viz.matrices import head_rows, value_heatmap
 from viz.palette import (
     ATTENTION_COLORSCALE,
     BAR,
@@ -33,8 +37,10 @@ from viz.palette import (
     font_size,
     head_color,
 )
-from viz.plots import Arrow, Series, bars, histograms, lines, plane_vectors, value_heatmap
+from viz.scaling import scaling_contours
 from viz.tokens import token_strip
+from viz.treemap import param_treemap
+from viz.vectors import Arrow, plane_vectors
 
 __all__ = [
     "ATTENTION_COLORSCALE",
@@ -62,6 +68,7 @@ __all__ = [
     "escape",
     "font_size",
     "head_color",
+    "head_rows",
     "head_view",
     "heads_grid",
     "heatmap",

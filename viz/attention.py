@@ -8,7 +8,6 @@ causal model shows its lower-triangular shape at a glance.
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import as_float, grid_height, resolve_zmax, square_cells, token_axis
 from viz.change import change_bars
@@ -16,7 +15,7 @@ from viz.check import check_attention, check_index
 from viz.head_view import head_view
 from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import ATTENTION_COLORSCALE, MASK_COLORS, OUTLINE, base_layout, font_size
-from viz.spec import Spec, unvalidated
+from viz.spec import Spec
 from viz.tokens import token_strip
 
 # The other figures live in files named for what they draw; re-exported so that
@@ -39,7 +38,7 @@ def heatmap(
     zmax: float | None = 1.0,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
-) -> go.Figure:
+) -> Spec:
     """One head's attention weights [Tq, Tk] as a heatmap, query 0 at the top.
 
     zmax=1.0 keeps colours comparable across heads; zmax=None stretches the colours to this
@@ -67,7 +66,7 @@ def heatmap(
     if title:
         spec.update_layout(title=dict(text=escape(title)))
     square_cells(spec)
-    return spec.figure()
+    return spec
 
 
 def heads_grid(
@@ -77,7 +76,7 @@ def heads_grid(
     selected: tuple[int, int] | None = None,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
-) -> go.Figure:
+) -> Spec:
     """Every head of every layer [L, H, Tq, Tk] as small heatmaps in one figure (BertViz "model view").
 
     The point is comparison: heads in one model learn different patterns (previous token, first
@@ -163,7 +162,7 @@ def heads_grid(
                 line=dict(color=OUTLINE, width=3 * scale),
             )
         ]
-    return unvalidated(
+    return Spec.of(
         traces,
         dict(
             layout,
@@ -187,7 +186,7 @@ def mask_heatmap(
     *,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
-) -> go.Figure:
+) -> Spec:
     """Which keys each query may attend to [Tq, Tk] (True = allowed), in two flat colours.
 
     The mask is added to the scores before softmax (-inf where blocked), so a blocked cell gets
@@ -238,4 +237,4 @@ def mask_heatmap(
         legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"),
     )
     square_cells(spec)
-    return spec.figure()
+    return spec

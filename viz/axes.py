@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
-from viz.labels import escape
+import numpy as np
+import plotly.graph_objects as go
+
+from viz.labels import escape, short_count
 from viz.palette import font_size
+from viz.spec import Spec
 
 MANY_TOKENS = 64  # above this, tick labels would overlap: show every k-th one (hover still names each cell)
 HEIGHT_BASE_PX = 260  # title, colorbar and x tick labels
@@ -68,3 +72,79 @@ def resolve_zmax(weights: np.ndarray, zmax: float | None) -> float:
 def as_float(arr: np.ndarray) -> np.ndarray:
     """float32/float64 stay as they are (Plotly ships them as binary); anything else becomes float32."""
     return arr if arr.dtype in (np.float32, np.float64) else arr.astype(np.float32)
+
+
+GRID = "#eeeeee"
+
+
+def positive_only(arr: np.ndarray) -> np.ndarray:
+    """A log axis cannot place 0 or a negative number: make those points gaps (NaN) in the line."""
+    arr = arr.copy()
+    arr[~(arr > 0)] = np.nan
+    return arr
+
+
+def log_position(value: float, log: bool, what: str) -> float:
+    """Annotations on a log axis are placed by log10(value) (shapes take the value itself)."""
+    if not log:
+        return float(value)
+    if not value > 0:
+        raise ValueError(f"{what} {value} cannot be drawn on a log axis (it must be > 0)")
+    return math.log10(value)
+
+
+def legend_below(fig: go.Figure | Spec, layout: dict, title: str, scale: float) -> None:
+    """Horizontal legend at the bottom of the figure, under the x-axis title.
+
+    The legend is placed in container coordinates, so Plotly grows the bottom margin to fit it,
+    however many lines it wraps to on a phone. A legend above the plot ran into the title once
+    it wrapped. fig may be a go.Figure or a Spec: only update_layout with nested dicts is used.
+    """
+    fig.update_layout(
+        layout,
+        showlegend=True,
+        legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
+    )
+    if title:
+        fig.update_layout(title=dict(text=escape(title)))
+
+
+def _tick_text(v: float) -> str:
+    return f"{v:g}" if 1e-3 <= abs(v) < 1e5 else f"{v:.0e}".replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
+
+
+def log_ticks(values: np.ndarray, at_values: bool = False) -> dict:
+    """Tick positions for a log axis over these values, as plain numbers.
+
+    Plotly's defaults label minor ticks ("2 5 10 2 5") and use SI prefixes (1µ, 1n). Instead:
+    the values themselves when at_values (a few lengths or d_k), 1-2-5 steps within three
+    decades, else powers of ten (at most about 8 labels).
+    """
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return {}
+    if at_values and np.unique(v).size <= 12:
+        ticks = np.unique(v)
+    else:
+        lo, hi = math.floor(math.log10(v.min())), math.ceil(math.log10(v.max()))
+        if hi - lo <= 3:
+            ticks = np.array([m * 10.0**k for k in range(lo, hi + 1) for m in (1, 2, 5)])
+        else:
+            step = max(1, math.ceil((hi - lo + 1) / 8))
+            ticks = 10.0 ** np.arange(hi, lo - 1, -step)[::-1]  # counted down from the top decade
+        ticks = ticks[(ticks >= v.min() / 1.0001) & (ticks <= v.max() * 1.0001)]
+    return dict(tickmode="array", tickvals=ticks.tolist(), ticktext=[_tick_text(t) for t in ticks])
+
+
+def decade_ticks(lo: float, hi: float) -> dict:
+    """Ticks for an axis in log10 units, labelled as the real counts (1M, 10M, 1B): 1-2-5 steps
+    within two decades, else powers of ten, every k-th one so that at most about 7 show."""
+    a, b = math.floor(lo), math.ceil(hi)
+    if hi - lo <= 2:
+        vals = [math.log10(m) + k for k in range(a, b + 1) for m in (1, 2, 5)]
+    else:
+        step = max(1, math.ceil((b - a + 1) / 7))
+        vals = list(range(a, b + 1, step))
+    vals = [v for v in vals if lo - 1e-9 <= v <= hi + 1e-9]
+    return dict(tickmode="array", tickvals=vals, ticktext=[short_count(round(10**v)) for v in vals])

@@ -8,7 +8,6 @@ every position can change. The bars make that difference visible.
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.axes import token_axis
 from viz.check import check_index, check_values
@@ -27,7 +26,7 @@ def change_bars(
     tol: float = 1e-6,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
-) -> go.Figure:
+) -> Spec:
     """Bar per position of max |Δ hidden| [T] after changing the token at changed_position.
 
     tol separates "changed" from float round-off. The y axis is linear because the teaching
@@ -84,4 +83,4 @@ def change_bars(
         yaxis=dict(title=dict(text=escape(labels.change)), type="linear", rangemode="tozero", gridcolor="#eeeeee"),
         bargap=0.15,
     )
-    return spec.figure()
+    return spec

@@ -54,3 +54,26 @@ def check_index(value: int, size: int, what: str) -> int:
     if not 0 <= int(value) < size:
         raise ValueError(f"{what} {value} is out of range: there are {size}")
     return int(value)
+
+
+def check_vector(values, n: int | None, what: str) -> np.ndarray:
+    """A 1-D float64 copy (callers write NaN into it), checked for length n when n is given."""
+    arr = np.array(values, dtype=np.float64)
+    if arr.ndim != 1:
+        raise ValueError(f"{what} must have 1 dimension, got {arr.ndim} (shape {arr.shape})")
+    if arr.size == 0:
+        raise ValueError(f"{what} is empty")
+    if n is not None and arr.shape[0] != n:
+        raise ValueError(f"{what} has {arr.shape[0]} values but x has {n}")
+    return arr
+
+
+def check_positive_axis(values, what: str) -> np.ndarray:
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(f"{what} must be 1-D with at least 2 values, got shape {arr.shape}")
+    if not (np.all(np.isfinite(arr)) and np.all(arr > 0)):
+        raise ValueError(f"{what} must be finite and > 0 (they go on a log axis)")
+    if not np.all(np.diff(arr) > 0):
+        raise ValueError(f"{what} must be increasing")
+    return arr

@@ -8,9 +8,8 @@ recomputing all of them.
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
-from viz.labels import axis_labels, escape
+from viz.labels import ENGLISH, Labels, axis_labels, escape
 from viz.palette import CHANGED, base_layout
 from viz.spec import Spec
 
@@ -26,12 +25,13 @@ def kv_cache(
     title: str = "",
     reused: str = "reused from the cache",
     new: str = "computed this step",
-    layer: str = "layer",
-    position: str = "position",
+    labels: Labels = ENGLISH,
     scale: float = 1.0,
-) -> go.Figure:
+) -> Spec:
     """Rows: K and V of each layer; columns: the positions so far. The last n_new columns (the new
-    token, or the whole prompt at prefill) are red, the rest light blue."""
+    token, or the whole prompt at prefill) are red, the rest light blue. labels gives the words
+    "layer" and "position"; reused and new, the hover of the two kinds of cell, are this figure's own."""
+    layer, position = labels.layer, labels.position
     n = len(tokens)
     if not 0 < n_new <= n or n_layers < 1:
         raise ValueError(f"need 0 < n_new <= len(tokens) and n_layers >= 1, got {n_new}, {len(tokens)}, {n_layers}")
@@ -67,4 +67,4 @@ def kv_cache(
         spec.update_xaxes(tickmode="linear", tick0=0, dtick=int(np.ceil(n / 64)))
     if title:
         spec.update_layout(title=dict(text=escape(title)))
-    return spec.figure()
+    return spec

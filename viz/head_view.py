@@ -8,7 +8,6 @@ its attention thinly draws many faint lines and a sharp head one dark line.
 from __future__ import annotations
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.check import check_attention, check_index
 from viz.labels import ENGLISH, Labels, axis_labels, escape
@@ -39,7 +38,7 @@ def head_view(
     min_weight: float = 0.02,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
-) -> go.Figure:
+) -> Spec:
     """Lines from each query token to the keys it attends to, one colour per head; attention [H, Tq, Tk].
 
     heads: which heads to draw (default all). focus: a query index to draw only its lines.
@@ -156,4 +155,4 @@ def head_view(
         showlegend=True,
         hovermode="closest",
     )
-    return spec.figure()
+    return spec

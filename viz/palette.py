@@ -76,6 +76,17 @@ def base_layout(scale: float) -> dict:
         margin=dict(l=round(10 * scale), r=round(10 * scale), t=round(40 * scale), b=round(10 * scale)),
         paper_bgcolor="white",
         plot_bgcolor="white",
-        hoverlabel=dict(font=dict(size=size)),  # not font_size: unvalidated() specs do not expand it
+        hoverlabel=dict(font=dict(size=size)),  # not font_size: a plain Spec does not expand it
         title=dict(font=dict(size=round(size * 1.15))),
     )
+
+
+def rgba(color: str, alpha: float) -> str:
+    """'#rrggbb' or '#rgb' -> 'rgba(r,g,b,alpha)': a band in the colour of its line, see-through."""
+    h = color.lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    if not color.startswith("#") or len(h) != 6:
+        raise ValueError(f"band colours must be hex like '#1f77b4', got {color!r}")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"

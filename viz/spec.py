@@ -1,4 +1,4 @@
-"""Figures built as plain dicts and wrapped once, without Plotly's property-by-property validation.
+"""Figures built as plain dicts (a Spec), without Plotly's property-by-property validation.
 
 Why: under a class-sized load (bench/load.py, 40 sessions) building figures through
 go.Figure.update_layout / add_trace / go.Scatter(...) was about three quarters of the server's
@@ -7,7 +7,8 @@ same JSON reaches the browser) and costs a fraction of a millisecond. Validation
 tests/viz pass every builder's output through a validating go.Figure and require identical JSON,
 so a misspelt property still fails a test instead of reaching the browser silently.
 
-The API mirrors the few go.Figure methods the builders use, with nested dicts instead of Plotly's
+Every builder returns a Spec; ui/charts.py is the one place that hands one to Streamlit. The API
+mirrors the few go.Figure methods the builders use, with nested dicts instead of Plotly's
 "magic underscore" keywords (title=dict(text=...), not title_text=...).
 """
 
@@ -76,63 +77,30 @@ class Spec:
             merge(self.layout.setdefault(name, {}), _clean(kw))
         return self
 
-    def figure(self) -> go.Figure:
-        return unvalidated(self.data, self.layout)
-
-
-def unvalidated(data: list[dict], layout: dict) -> go.Figure:
-    """A go.Figure of these plain dicts that builds Plotly's object tree only if someone reads it."""
-    return SpecFigure(data, layout)
-
-
-# __class__ too: isinstance(fig, dict) reads it (st.plotly_chart asks), and forwarding it would build.
-_OWN = frozenset({"to_dict", "_spec", "_built", "_figure", "__class__"})
-
-
-class SpecFigure(go.Figure):
-    """A go.Figure that keeps its plain spec and builds Plotly's object tree on first use.
-
-    Why: st.plotly_chart only calls to_dict() (then JSON-encodes the dict). Even unvalidated,
-    go.Figure(...) costs 0.4 ms per figure and its to_dict() deep copy (the 7 KB default template
-    included) another 0.5 ms: at 40 sessions that was a fifth of the server's time. Here to_dict()
-    copies containers only and nothing is built. Anything else (fig.layout.title.text, fig.data,
-    update_layout, to_json, pickling) is forwarded to the real go.Figure, built once; from then on
-    to_dict() also comes from it, so a change made through it is never lost. tests/viz check that
-    both paths give the same JSON.
-    """
-
-    def __init__(self, data: list[dict], layout: dict):  # go.Figure.__init__ runs only in _figure()
-        object.__setattr__(self, "_spec", (data, layout))
-        object.__setattr__(self, "_built", None)
-
-    def __getattribute__(self, name: str):
-        if name in _OWN:
-            return object.__getattribute__(self, name)
-        return getattr(object.__getattribute__(self, "_figure")(), name)
-
-    def __setattr__(self, name: str, value) -> None:
-        setattr(self._figure(), name, value)
-
-    def _figure(self) -> go.Figure:
-        built = object.__getattribute__(self, "_built")
-        if built is None:
-            data, layout = object.__getattribute__(self, "_spec")
-            built = go.Figure({"data": data, "layout": layout}, _validate=False)
-            object.__setattr__(self, "_built", built)
-        return built
+    @classmethod
+    def of(cls, data: list[dict], layout: dict) -> Spec:
+        """A Spec of finished trace and layout dicts, taken as they are (not cleaned, not copied)."""
+        spec = cls()
+        spec.data, spec.layout = data, layout
+        return spec
 
     def to_dict(self) -> dict:
-        """What go.Figure.to_dict() returns: the spec, the default template, arrays as base64."""
-        built = object.__getattribute__(self, "_built")
-        if built is not None:
-            return built.to_dict()
-        data, layout = object.__getattribute__(self, "_spec")
-        res = {"data": _containers(data), "layout": _containers(layout)}
+        """What go.Figure.to_dict() returns for this figure: the spec, the default template, arrays as
+        base64, without building Plotly's object tree (st.plotly_chart only needs this; see ui/charts.py).
+
+        Containers are copied (the spec is left as it was); strings, numbers and arrays are shared.
+        """
+        res = {"data": _containers(self.data), "layout": _containers(self.layout)}
         template = _default_template(str(pio.templates.default))
         if res["layout"].get("template") is None and template is not None:
             res["layout"]["template"] = _containers(template)
         convert_to_base64(res)  # replaces arrays in place: in the copied containers, not in the spec
         return res
+
+    def figure(self) -> Spec:
+        """The same figure as a go.Figure (built, not validated), to read as fig.layout.title.text or
+        to export; slow next to to_dict(), so the app never calls it."""
+        return go.Figure({"data": self.data, "layout": self.layout}, _validate=False)
 
 
 def _containers(x):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import unicodedata
 
 import numpy as np
-import plotly.graph_objects as go
 
 from viz.labels import ENGLISH, Labels, escape
 from viz.palette import INK, base_layout, font_size
@@ -55,11 +54,11 @@ def token_strip(
     scale: float = 1.0,
     labels: Labels = ENGLISH,
     width_px: int = DEFAULT_WIDTH_PX,
-) -> go.Figure:
+) -> Spec:
     """Tokens as chips, wrapped into rows by approximate text width; colors maps position -> fill.
 
     The figure is width_px wide with chips laid out in pixels, so render it at its own width
-    (st.plotly_chart(fig, width="content")); stretched, the chips widen but stay readable.
+    (ui.charts.plot(st, fig, width="content")); stretched, the chips widen but stay readable.
     """
     if len(tokens) == 0:
         raise ValueError("token_strip needs at least one token")
@@ -130,4 +129,4 @@ def token_strip(
         yaxis=dict(visible=False, range=[total_h + 1, -1], fixedrange=True),  # first row at the top
         hovermode="closest",
     )
-    return spec.figure()
+    return spec

@@ -1,4 +1,5 @@
-"""param_treemap, short_count and scaling_contours (viz/anatomy.py)."""
+"""param_treemap, short_count and scaling_contours, with its label placement (viz/treemap.py, scaling.py,
+label_placement.py)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,20 @@ import numpy as np
 import pytest
 
 import viz
-from viz.anatomy import (
-    ALLOCATION_SYMBOLS,
+from viz.label_placement import (
     LABEL_STEPS,
     LINE_HEIGHT,
     NUMBER_PAD_PX,
     PLOT_AREAS_PX,
-    POINT_SIZE_PX,
-    ScalingLabels,
-    _anchored_box,
-    _overlap,
-    _text_px,
-    _View,
-    param_treemap,
-    scaling_contours,
-    short_count,
+    View,
+    anchored_box,
+    boxes_overlap,
+    text_px,
 )
+from viz.labels import ScalingLabels, short_count
 from viz.palette import HIGHLIGHT, INK, MUTED, font_size
+from viz.scaling import ALLOCATION_SYMBOLS, POINT_SIZE_PX, scaling_contours
+from viz.treemap import param_treemap
 
 EVIL = "<b>bold</b>"
 EVIL_ESCAPED = "&lt;b&gt;bold&lt;/b&gt;"
@@ -100,7 +98,7 @@ def tree(fig) -> dict[str, tuple[str, str, int, str]]:
 
 
 def test_treemap_root_is_the_sum_and_parents_sum_their_children():
-    fig = param_treemap(PARTS, {})
+    fig = param_treemap(PARTS, {}).figure()
     assert fig.data[0].type == "treemap" and fig.data[0].branchvalues == "total"
     nodes = tree(fig)
     assert nodes["root"][2] == TOTAL and nodes["root"][0] == ""
@@ -115,18 +113,18 @@ def test_treemap_root_is_the_sum_and_parents_sum_their_children():
 
 
 def test_treemap_drops_zero_parts_and_empty_parents():
-    nodes = tree(param_treemap({**PARTS, "extra.a": 0, "extra.b": 0}, {}))
+    nodes = tree(param_treemap({**PARTS, "extra.a": 0, "extra.b": 0}, {}).figure())
     assert "head" not in nodes and "extra" not in nodes and "extra.a" not in nodes
     assert set(nodes) == {"root", "embeddings", "attention", *(f"attention.{x}" for x in "qkvo"), "ffn", "norms"}
 
 
 def test_treemap_text_shows_short_count_and_percentage():
-    nodes = tree(param_treemap(PARTS, {}))
+    nodes = tree(param_treemap(PARTS, {}).figure())
     text = nodes["embeddings"][3]
     assert "131K" in text and "42.0%" in text  # 131 072 of 311 936
     assert "0.2%" in nodes["norms"][3]
     assert "100.0%" in nodes["root"][3]
-    t = param_treemap(PARTS, {}).data[0]
+    t = param_treemap(PARTS, {}).figure().data[0]
     exact = {i: c[1] for i, c in zip(t.ids, t.customdata, strict=True)}
     assert exact["embeddings"] == "131,072" and exact["root"] == f"{TOTAL:,}"
     assert "%{customdata[1]}" in t.hovertemplate
@@ -136,7 +134,7 @@ def test_treemap_text_shows_short_count_and_percentage():
 
 
 def test_treemap_percentages_add_up():
-    nodes = tree(param_treemap(PARTS, {}))
+    nodes = tree(param_treemap(PARTS, {}).figure())
     pcts = {i: float(tx.split("%")[0].split()[-1].split(">")[-1]) for i, (_, _, _, tx) in nodes.items()}
     top = [pcts[i] for i, (p, *_) in nodes.items() if p == "root"]
     assert sum(top) == pytest.approx(100, abs=0.3)
@@ -145,7 +143,7 @@ def test_treemap_percentages_add_up():
 
 def test_treemap_labels_from_names_with_fallbacks_and_escaped():
     names = {"root": "Gesamt", "attention": EVIL, "attention.q": "Abfrage", "k": "Schlüssel"}
-    fig = param_treemap(PARTS, names)
+    fig = param_treemap(PARTS, names).figure()
     nodes = tree(fig)
     assert nodes["root"][1].startswith("Gesamt · ")
     assert nodes["attention"][1].startswith(EVIL_ESCAPED + " · ")
@@ -156,29 +154,29 @@ def test_treemap_labels_from_names_with_fallbacks_and_escaped():
     assert nodes["attention.v"][1] == "v"  # neither: the segment itself
     assert nodes["ffn"][1] == "ffn"
     no_raw_markup(fig)
-    no_raw_markup(param_treemap({EVIL: 5}, {}))  # an id without a name is escaped too
-    no_raw_markup(param_treemap(PARTS, {}, title=EVIL))
+    no_raw_markup(param_treemap({EVIL: 5}, {}).figure())  # an id without a name is escaped too
+    no_raw_markup(param_treemap(PARTS, {}, title=EVIL).figure())
 
 
 def test_treemap_colours_follow_the_top_level_components():
-    t = param_treemap(PARTS, {}).data[0]
+    t = param_treemap(PARTS, {}).figure().data[0]
     color = dict(zip(t.ids, t.marker.colors, strict=True))
     top = [color[i] for i in ("embeddings", "attention", "ffn", "norms")]
     assert len(set(top)) == 4
     kids = [color[f"attention.{x}"] for x in "qkvo"]
     assert len(set(kids)) == 4 and color["attention"] not in kids
     # tied head (0 parameters) keeps its slot: the colours do not shift when it is left out
-    with_head = param_treemap({**PARTS, "head": 10}, {}).data[0]
+    with_head = param_treemap({**PARTS, "head": 10}, {}).figure().data[0]
     assert dict(zip(with_head.ids, with_head.marker.colors, strict=True))["norms"] == color["norms"]
     assert set(t.textfont.color) <= {"white", "#222222"}
 
 
 def test_treemap_size_scales():
-    small, big = param_treemap(PARTS, {}), param_treemap(PARTS, {}, scale=1.5)
+    small, big = param_treemap(PARTS, {}).figure(), param_treemap(PARTS, {}, scale=1.5).figure()
     assert small.layout.height == 380 and big.layout.height == 570
     assert small.data[0].textfont.size == font_size(1.0) and big.data[0].textfont.size == font_size(1.5)
     assert small.layout.margin.l <= 10 and small.layout.margin.t <= 10  # no title: no room for one
-    assert param_treemap(PARTS, {}, title="Parameter").layout.margin.t >= 30
+    assert param_treemap(PARTS, {}, title="Parameter").figure().layout.margin.t >= 30
 
 
 @pytest.mark.parametrize(
@@ -194,7 +192,7 @@ def test_treemap_size_scales():
 )
 def test_treemap_rejects_bad_parts(parts):
     with pytest.raises(ValueError):
-        param_treemap(parts, {})
+        param_treemap(parts, {}).figure()
 
 
 # ---------------------------------------------------------------- scaling_contours
@@ -237,7 +235,7 @@ def contour_levels(fig) -> list[float]:
 
 
 def test_contour_levels_even_in_one_trace():
-    fig = figure()
+    fig = figure().figure()
     contours = [t for t in fig.data if t.type == "contour"]
     assert len(contours) == 1
     c = contours[0]
@@ -248,13 +246,13 @@ def test_contour_levels_even_in_one_trace():
 
 
 def test_contour_levels_uneven_one_trace_each_sorted():
-    fig = figure(levels=[2.5, 1.95, 2.1])
+    fig = figure(levels=[2.5, 1.95, 2.1]).figure()
     assert contour_levels(fig) == pytest.approx([1.95, 2.1, 2.5])
     assert sum(bool(t.showlegend) for t in fig.data if t.type == "contour") == 1  # one legend entry
 
 
 def test_heatmap_hover_shows_counts_and_loss():
-    heat = next(t for t in figure().data if t.type == "heatmap")
+    heat = next(t for t in figure().figure().data if t.type == "heatmap")
     assert "%{z:.3f}" in heat.hovertemplate
     assert heat.customdata[0][0] == ["10M", "1B"]
     assert heat.customdata[-1][-1] == ["1T", "100T"]
@@ -262,12 +260,12 @@ def test_heatmap_hover_shows_counts_and_loss():
 
 
 def test_ticks_read_as_counts():
-    fig = figure()
+    fig = figure().figure()
     assert list(fig.layout.xaxis.tickvals) == [7, 8, 9, 10, 11, 12]
     assert list(fig.layout.xaxis.ticktext) == ["10M", "100M", "1B", "10B", "100B", "1T"]
     assert fig.layout.yaxis.ticktext[0] == "1B" and fig.layout.yaxis.ticktext[-1] == "100T"
     n = np.logspace(8, 9, 5)
-    narrow = figure(n_values=n, loss=chinchilla_loss(n[None, :], D[:, None]), points=[])
+    narrow = figure(n_values=n, loss=chinchilla_loss(n[None, :], D[:, None]), points=[]).figure()
     assert list(narrow.layout.xaxis.ticktext) == ["100M", "200M", "500M", "1B"]
 
 
@@ -291,7 +289,7 @@ def dashed(fig) -> list:
 
 
 def test_points_are_numbered_dots_with_escaped_legend_names():
-    fig = figure(points=[(EVIL, 175e9, 300e9), ("Chinchilla 70B", 70e9, 1.4e12)])
+    fig = figure(points=[(EVIL, 175e9, 300e9), ("Chinchilla 70B", 70e9, 1.4e12)]).figure()
     pts = model_traces(fig)
     assert [t.name for t in pts] == [f"<b>1</b> {EVIL_ESCAPED}", "<b>2</b> Chinchilla 70B"]
     assert all(t.showlegend is not False for t in pts)
@@ -350,59 +348,59 @@ def page_figure(log10_budget: float = 23.77, **kw):
     return scaling_contours(**args)
 
 
-def views(fig, scale: float = 1.0) -> list[_View]:
+def views(fig, scale: float = 1.0) -> list[View]:
     xr, yr = tuple(fig.layout.xaxis.range), tuple(fig.layout.yaxis.range)
-    return [_View(w, h * scale, xr, yr) for w, h in PLOT_AREAS_PX]
+    return [View(w, h * scale, xr, yr) for w, h in PLOT_AREAS_PX]
 
 
-def number_boxes(fig, view: _View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
+def number_boxes(fig, view: View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
     size = round(font_size(scale) * 0.85)
     out = []
     for a in numbers(fig):
         x, y = view.px(a.x, a.y)
         cx, cy = x + a.ax, y + a.ay
-        hw = _text_px(a.text, size) / 2 + NUMBER_PAD_PX * scale
+        hw = text_px(a.text, size) / 2 + NUMBER_PAD_PX * scale
         hh = LINE_HEIGHT * size / 2 + NUMBER_PAD_PX * scale
         out.append((cx - hw, cy - hh, cx + hw, cy + hh))
     return out
 
 
-def label_boxes(fig, view: _View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
+def label_boxes(fig, view: View, scale: float = 1.0) -> list[tuple[float, float, float, float]]:
     size = round(font_size(scale) * 0.85)
     out = []
     for a in line_labels(fig):
         spot = dict(x=a.x, y=a.y, xanchor=a.xanchor, yanchor=a.yanchor, xshift=a.xshift, yshift=a.yshift)
-        out.append(_anchored_box(view, spot, _text_px(a.text, size) + 4 * scale, LINE_HEIGHT * size + 4 * scale, scale))
+        out.append(anchored_box(view, spot, text_px(a.text, size) + 4 * scale, LINE_HEIGHT * size + 4 * scale, scale))
     return out
 
 
 @pytest.mark.parametrize("log10_budget", [18.0, 20.0, 21.5, 23.77, 25.0, 27.0])
 def test_labels_do_not_collide_from_a_phone_to_a_wide_screen(log10_budget):
-    fig = page_figure(log10_budget)
+    fig = page_figure(log10_budget).figure()
     dots = model_traces(fig)
     for view in views(fig):  # plot areas at figure widths 420, 700 and 1400 px
         nums, labs = number_boxes(fig, view), label_boxes(fig, view)
         for k, box in enumerate(nums):
             assert view.inside(box), (view.width, k + 1)
-            assert not any(_overlap(box, other) for other in nums[k + 1 :]), (view.width, k + 1)
-            assert not any(_overlap(box, lab) for lab in labs), (view.width, k + 1)
+            assert not any(boxes_overlap(box, other) for other in nums[k + 1 :]), (view.width, k + 1)
+            assert not any(boxes_overlap(box, lab) for lab in labs), (view.width, k + 1)
             for j, t in enumerate(dots):  # no number hides a dot
                 x, y = view.px(t.x[0], t.y[0])
                 r = POINT_SIZE_PX / 2
-                assert not _overlap(box, (x - r, y - r, x + r, y + r)), (view.width, k + 1, j + 1)
+                assert not boxes_overlap(box, (x - r, y - r, x + r, y + r)), (view.width, k + 1, j + 1)
         for k, box in enumerate(labs):
             assert view.inside(box), (view.width, line_labels(fig)[k].text)
-            assert not any(_overlap(box, other) for other in labs[k + 1 :]), (view.width, line_labels(fig)[k].text)
+            assert not any(boxes_overlap(box, other) for other in labs[k + 1 :]), (view.width, line_labels(fig)[k].text)
 
 
 def test_close_models_get_numbers_in_different_places():
-    fig = page_figure()
+    fig = page_figure().figure()
     chinchilla, llama = numbers(fig)[2], numbers(fig)[3]  # 70B and 65.2B parameters, both 1.4T tokens
     assert (chinchilla.ax, chinchilla.ay) != (llama.ax, llama.ay)
 
 
 def test_compute_lines_satisfy_6nd_and_stay_in_range():
-    fig = figure(compute_lines=[("C = 1e21 FLOPs", 1e21), (EVIL, 1e23), ("outside", 1e40)])
+    fig = figure(compute_lines=[("C = 1e21 FLOPs", 1e21), (EVIL, 1e23), ("outside", 1e40)]).figure()
     lines = dashed(fig)
     assert len(lines) == 2  # 1e40 FLOPs lies outside the plot
     for t, c in zip(lines, (1e21, 1e23), strict=True):
@@ -417,7 +415,7 @@ def test_compute_lines_satisfy_6nd_and_stay_in_range():
 
 @pytest.mark.parametrize("log10_budget", [18.0, 23.77, 27.0])
 def test_compute_labels_sit_near_an_end_of_their_line_beside_it(log10_budget):
-    fig = page_figure(log10_budget)
+    fig = page_figure(log10_budget).figure()
     for t, a in zip(dashed(fig), line_labels(fig), strict=True):  # the budget's last, both
         x0, x1 = t.x[0], t.x[-1]
         assert a.y == pytest.approx(t.y[0] + t.x[0] - a.x)  # anchored on its line ...
@@ -428,7 +426,7 @@ def test_compute_labels_sit_near_an_end_of_their_line_beside_it(log10_budget):
 
 
 def test_budget_is_its_own_highlighted_line_over_the_grey_ones():
-    fig = page_figure(budget=(EVIL, 5.88e23))
+    fig = page_figure(budget=(EVIL, 5.88e23)).figure()
     lines = dashed(fig)
     budget = lines[-1]  # drawn after the grey lines
     assert budget.name == EVIL_ESCAPED and budget.line.color == HIGHLIGHT and budget.showlegend
@@ -439,14 +437,14 @@ def test_budget_is_its_own_highlighted_line_over_the_grey_ones():
     label = next(a for a in line_labels(fig) if a.text == EVIL_ESCAPED)
     assert label.font.color == HIGHLIGHT
     no_raw_markup(fig)
-    assert not any(t.line.color == HIGHLIGHT for t in dashed(figure()))  # no budget, no red line
-    outside = figure(budget=("far", 1e40))
+    assert not any(t.line.color == HIGHLIGHT for t in dashed(figure().figure()))  # no budget, no red line
+    outside = figure(budget=("far", 1e40)).figure()
     assert not any(t.name == "far" for t in outside.data) and not any(a.text == "far" for a in line_labels(outside))
 
 
 def test_allocations_are_large_highlighted_markers_at_their_coordinates():
     allocations = [(EVIL, 3.2e10, 3.0e12), ("20 tokens per parameter", 6.9e10, 1.4e12)]
-    fig = figure(allocations=allocations)
+    fig = figure(allocations=allocations).figure()
     marks = [t for t in fig.data if t.type == "scatter" and t.mode == "markers" and t.marker.color == HIGHLIGHT]
     assert [t.name for t in marks] == [EVIL_ESCAPED, "20 tokens per parameter"]
     assert [t.marker.symbol for t in marks] == list(ALLOCATION_SYMBOLS[:2])  # a star and an open diamond
@@ -456,13 +454,13 @@ def test_allocations_are_large_highlighted_markers_at_their_coordinates():
     # drawn before the models: a model's dot on an allocation stays visible
     assert fig.data.index(marks[-1]) < fig.data.index(model_traces(fig)[0])
     no_raw_markup(fig)
-    far = figure(allocations=[("far", 1e13, 1e15)])
+    far = figure(allocations=[("far", 1e13, 1e15)]).figure()
     assert far.layout.xaxis.range[1] > 13 and far.layout.yaxis.range[1] > 15
 
 
 def test_hover_shows_counts_compute_and_loss_when_point_loss_is_given():
     allocations = [("exact minimum", 3.2e10, 3.0e12)]
-    fig = figure(allocations=allocations, point_loss=chinchilla_loss)
+    fig = figure(allocations=allocations, point_loss=chinchilla_loss).figure()
     gpt3 = model_traces(fig)[0].hovertext[0]
     for part in ("<b>GPT-3 175B</b>", "parameters N: 175B", "training tokens D: 300B", "C = 6·N·D: 3.15e+23"):
         assert part in gpt3
@@ -474,15 +472,15 @@ def test_hover_shows_counts_compute_and_loss_when_point_loss_is_given():
     assert "D / N: 20.0" in front.hovertext[0]
     assert f"loss: {chinchilla_loss(1e8, 2e9):.3f}" in front.hovertext[0]
     assert all(t.hovertemplate == "%{hovertext}<extra></extra>" for t in (model_traces(fig)[0], front))
-    plain = figure()  # without point_loss the hover gives no loss a grid could only approximate
+    plain = figure().figure()  # without point_loss the hover gives no loss a grid could only approximate
     assert not any("loss:" in h for h in model_traces(plain)[0].hovertext)
     labels = ScalingLabels(n_axis=EVIL, loss="Verlust")
-    assert "Verlust: " in model_traces(figure(labels=labels, point_loss=chinchilla_loss))[0].hovertext[0]
-    no_raw_markup(figure(labels=labels, point_loss=chinchilla_loss))
+    assert "Verlust: " in model_traces(figure(labels=labels, point_loss=chinchilla_loss).figure())[0].hovertext[0]
+    no_raw_markup(figure(labels=labels, point_loss=chinchilla_loss).figure())
 
 
 def test_legend_lists_loss_frontier_budget_allocations_then_models():
-    fig = page_figure()
+    fig = page_figure().figure()
     entries = [t for t in fig.data if t.showlegend is not False and t.type != "heatmap"]
     shown = [t.name for t in sorted(entries, key=lambda t: t.legendrank)]  # Plotly: by rank, then trace order
     assert shown[:5] == ["loss", "compute-optimal", "C = 5.89e+23", "exact minimum", "20 tokens per parameter"]
@@ -490,29 +488,29 @@ def test_legend_lists_loss_frontier_budget_allocations_then_models():
 
 
 def test_point_outside_the_grid_widens_the_plot():
-    fig = figure(points=[("far", 1e13, 1e10)])
+    fig = figure(points=[("far", 1e13, 1e10)]).figure()
     assert fig.layout.xaxis.range[1] > 13
     assert fig.layout.yaxis.range == pytest.approx([9, 14])
 
 
 def test_frontier_line_and_labels():
     labels = ScalingLabels(n_axis="Parameter N", d_axis="Tokens D", loss="Verlust", frontier=EVIL)
-    fig = figure(labels=labels)
+    fig = figure(labels=labels).figure()
     front = next(t for t in fig.data if t.type == "scatter" and t.mode == "lines" and t.line.dash is None)
     assert front.name == EVIL_ESCAPED
     assert list(front.x) == pytest.approx(np.linspace(8, 12, 9))
     assert list(front.y) == pytest.approx(np.log10(20) + np.linspace(8, 12, 9))
     assert fig.layout.xaxis.title.text == "Parameter N" and fig.layout.yaxis.title.text == "Tokens D"
     assert any(t.name == "Verlust" and t.showlegend for t in fig.data if t.type == "contour")
-    assert not any(t.name == EVIL_ESCAPED for t in figure(frontier=None).data)
+    assert not any(t.name == EVIL_ESCAPED for t in figure(frontier=None).figure().data)
     no_raw_markup(fig)
 
 
 def test_layout_legend_below_and_scale():
-    fig = figure()
-    assert fig.layout.height == 540 and figure(scale=1.5).layout.height == 810
+    fig = figure().figure()
+    assert fig.layout.height == 540 and figure(scale=1.5).figure().layout.height == 810
     assert fig.layout.legend.orientation == "h" and fig.layout.legend.yref == "container"
-    assert figure(scale=1.5).layout.font.size == font_size(1.5)
+    assert figure(scale=1.5).figure().layout.font.size == font_size(1.5)
 
 
 @pytest.mark.parametrize(
@@ -531,4 +529,4 @@ def test_layout_legend_below_and_scale():
 )
 def test_scaling_contours_rejects_bad_input(kw):
     with pytest.raises(ValueError):
-        figure(**kw)
+        figure(**kw).figure()

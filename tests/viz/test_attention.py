@@ -21,13 +21,13 @@ def softmax_rows(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
 
 def test_heatmap_data_is_the_input():
     w = softmax_rows((6, 6))
-    fig = viz.heatmap(w, TOKENS, TOKENS)
+    fig = viz.heatmap(w, TOKENS, TOKENS).figure()
     assert len(fig.data) == 1 and fig.data[0].type == "heatmap"
     np.testing.assert_array_equal(fig.data[0].z, w)
 
 
 def test_heatmap_labels_unique_in_order_and_escaped():
-    fig = viz.heatmap(softmax_rows((6, 6)), TOKENS, TOKENS)
+    fig = viz.heatmap(softmax_rows((6, 6)), TOKENS, TOKENS).figure()
     y = list(fig.data[0].y)
     assert y == axis_labels(TOKENS) == list(fig.data[0].x)
     assert len(set(y)) == len(y)
@@ -36,7 +36,7 @@ def test_heatmap_labels_unique_in_order_and_escaped():
 
 
 def test_heatmap_orientation_and_category_axes():
-    fig = viz.heatmap(softmax_rows((6, 6)), TOKENS, TOKENS)
+    fig = viz.heatmap(softmax_rows((6, 6)), TOKENS, TOKENS).figure()
     assert fig.layout.yaxis.autorange == "reversed"  # query 0 at the top
     assert fig.layout.xaxis.type == fig.layout.yaxis.type == "category"
     assert list(fig.layout.yaxis.categoryarray) == axis_labels(TOKENS)
@@ -44,19 +44,19 @@ def test_heatmap_orientation_and_category_axes():
 
 def test_heatmap_colour_range_fixed_unless_zmax_none():
     w = softmax_rows((6, 6)) * 0.5
-    fig = viz.heatmap(w, TOKENS, TOKENS)
+    fig = viz.heatmap(w, TOKENS, TOKENS).figure()
     assert (fig.data[0].zmin, fig.data[0].zmax) == (0.0, 1.0)
     assert fig.data[0].colorscale == tuple(tuple(p) for p in ATTENTION_COLORSCALE)
-    auto = viz.heatmap(w, TOKENS, TOKENS, zmax=None)
+    auto = viz.heatmap(w, TOKENS, TOKENS, zmax=None).figure()
     assert auto.data[0].zmin == 0.0
     assert auto.data[0].zmax == pytest.approx(float(w.max()))
-    assert viz.heatmap(w, TOKENS, TOKENS, zmax=0.25).data[0].zmax == 0.25
+    assert viz.heatmap(w, TOKENS, TOKENS, zmax=0.25).figure().data[0].zmax == 0.25
     with pytest.raises(ValueError):
-        viz.heatmap(w, TOKENS, TOKENS, zmax=0)
+        viz.heatmap(w, TOKENS, TOKENS, zmax=0).figure()
 
 
 def test_heatmap_words_come_from_labels():
-    fig = viz.heatmap(softmax_rows((6, 6)), TOKENS, TOKENS, labels=ZH, title="<i>title</i>")
+    fig = viz.heatmap(softmax_rows((6, 6)), TOKENS, TOKENS, labels=ZH, title="<i>title</i>").figure()
     hover = fig.data[0].hovertemplate
     assert "查询: %{y}" in hover and "键: %{x}" in hover and "权重: %{z:.3f}" in hover
     assert "query" not in hover and "key" not in hover
@@ -67,33 +67,33 @@ def test_heatmap_words_come_from_labels():
 
 def test_heatmap_cross_attention_shapes():
     q, k = ["a", "b"], ["x", "y", "z", "w"]
-    fig = viz.heatmap(softmax_rows((2, 4)), q, k)
+    fig = viz.heatmap(softmax_rows((2, 4)), q, k).figure()
     assert list(fig.data[0].y) == ["0 a", "1 b"]
     assert list(fig.data[0].x) == ["0 x", "1 y", "2 z", "3 w"]
 
 
 def test_heatmap_height_grows_capped_and_scaled():
-    h = [viz.heatmap(softmax_rows((t, t)), ["a"] * t, ["a"] * t).layout.height for t in (4, 20, 200, 256)]
+    h = [viz.heatmap(softmax_rows((t, t)), ["a"] * t, ["a"] * t).figure().layout.height for t in (4, 20, 200, 256)]
     assert h[0] < h[1] < h[2]
     assert h[2] == h[3] <= 900
-    big = viz.heatmap(softmax_rows((4, 4)), ["a"] * 4, ["a"] * 4, scale=1.5).layout.height
+    big = viz.heatmap(softmax_rows((4, 4)), ["a"] * 4, ["a"] * 4, scale=1.5).figure().layout.height
     assert big == pytest.approx(1.5 * h[0], abs=1)
 
 
 def test_heatmap_many_tokens_thins_ticks_but_keeps_every_cell_label():
     t = 130
     toks = [f"w{i % 5}" for i in range(t)]
-    fig = viz.heatmap(softmax_rows((t, t)), toks, toks)
+    fig = viz.heatmap(softmax_rows((t, t)), toks, toks).figure()
     assert len(fig.data[0].x) == t and len(set(fig.data[0].y)) == t  # hover names every cell
     for axis in (fig.layout.xaxis, fig.layout.yaxis):
         assert axis.dtick >= 2 and axis.tickfont.size < fig.layout.font.size
-    few = viz.heatmap(softmax_rows((8, 8)), ["a"] * 8, ["a"] * 8)
+    few = viz.heatmap(softmax_rows((8, 8)), ["a"] * 8, ["a"] * 8).figure()
     assert few.layout.xaxis.dtick is None
 
 
 def test_heads_grid_one_figure_one_coloraxis():
     a = softmax_rows((3, 4, 5, 5))  # [L, H, Tq, Tk]
-    fig = viz.heads_grid(a)
+    fig = viz.heads_grid(a).figure()
     assert len(fig.data) == 12 and all(t.type == "heatmap" for t in fig.data)
     assert {t.coloraxis for t in fig.data} == {"coloraxis"}
     assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (0.0, 1.0)
@@ -110,26 +110,26 @@ def test_heads_grid_one_figure_one_coloraxis():
 
 def test_heads_grid_hover_and_auto_range():
     a = softmax_rows((2, 2, 4, 4)) * 0.3
-    fig = viz.heads_grid(a, zmax=None, labels=ZH)
+    fig = viz.heads_grid(a, zmax=None, labels=ZH).figure()
     assert fig.layout.coloraxis.cmax == pytest.approx(float(a.max()))
     hover = fig.data[3].hovertemplate
     assert hover.startswith("层 2 · 头 2<br>") and "%{y}" in hover and "%{x}" in hover and "%{z:.3f}" in hover
 
 
 def test_heads_grid_selected_cell_outlined():
-    fig = viz.heads_grid(softmax_rows((2, 4, 3, 3)), selected=(1, 2))
+    fig = viz.heads_grid(softmax_rows((2, 4, 3, 3)), selected=(1, 2)).figure()
     (shape,) = fig.layout.shapes
     assert shape.type == "rect" and shape.line.color == OUTLINE
     assert (shape.xref, shape.yref) == ("x7 domain", "y7 domain")  # subplot 1*4 + 2 + 1
     assert shape.x0 < 0 < 1 < shape.x1
     with pytest.raises(ValueError, match="out of range"):
-        viz.heads_grid(softmax_rows((2, 4, 3, 3)), selected=(2, 0))
+        viz.heads_grid(softmax_rows((2, 4, 3, 3)), selected=(2, 0)).figure()
 
 
 def test_mask_heatmap_marks_blocked_cells():
     mask = np.tril(np.ones((6, 6), bool))
     mask[4, 0] = False
-    fig = viz.mask_heatmap(mask, TOKENS, TOKENS)
+    fig = viz.mask_heatmap(mask, TOKENS, TOKENS).figure()
     allowed, blocked = fig.data[0], fig.data[1]
     np.testing.assert_array_equal(np.isfinite(allowed.z), mask)
     np.testing.assert_array_equal(np.isfinite(blocked.z), ~mask)
@@ -141,6 +141,6 @@ def test_mask_heatmap_marks_blocked_cells():
 
 
 def test_mask_heatmap_legend_uses_labels():
-    fig = viz.mask_heatmap(np.eye(3, dtype=bool), list("abc"), list("abc"), labels=ZH)
+    fig = viz.mask_heatmap(np.eye(3, dtype=bool), list("abc"), list("abc"), labels=ZH).figure()
     legend = {t.name: t.marker.color for t in fig.data if t.type == "scatter"}
     assert legend == {"可关注": MASK_COLORS["allowed"], "已遮蔽": MASK_COLORS["blocked"]}

@@ -70,13 +70,13 @@ def test_check_attention_ndim_and_empty():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: viz.heatmap(np.zeros((3, 3)), ["a"] * 4, ["a"] * 3),
-        lambda: viz.mask_heatmap(np.ones((3, 3), bool), ["a"] * 3, ["a"] * 2),
-        lambda: viz.head_view(np.zeros((2, 3, 3)), ["a"] * 2, ["a"] * 3),
-        lambda: viz.head_view(np.zeros((3, 3)), ["a"] * 3, ["a"] * 3),
-        lambda: viz.heads_grid(np.zeros((2, 3, 3))),
-        lambda: viz.change_bars(np.zeros(3), ["a"] * 4, changed_position=0),
-        lambda: viz.token_strip([]),
+        lambda: viz.heatmap(np.zeros((3, 3)), ["a"] * 4, ["a"] * 3).figure(),
+        lambda: viz.mask_heatmap(np.ones((3, 3), bool), ["a"] * 3, ["a"] * 2).figure(),
+        lambda: viz.head_view(np.zeros((2, 3, 3)), ["a"] * 2, ["a"] * 3).figure(),
+        lambda: viz.head_view(np.zeros((3, 3)), ["a"] * 3, ["a"] * 3).figure(),
+        lambda: viz.heads_grid(np.zeros((2, 3, 3))).figure(),
+        lambda: viz.change_bars(np.zeros(3), ["a"] * 4, changed_position=0).figure(),
+        lambda: viz.token_strip([]).figure(),
     ],
 )
 def test_every_figure_rejects_bad_shapes(call):
@@ -120,12 +120,14 @@ def test_font_size_and_base_layout_scale():
 
 
 FIGURES = {
-    "heatmap": lambda s: viz.heatmap(np.eye(3), list("abc"), list("abc"), scale=s),
-    "heads_grid": lambda s: viz.heads_grid(np.ones((2, 2, 3, 3)) / 3, scale=s),
-    "head_view": lambda s: viz.head_view(np.ones((2, 3, 3)) / 3, list("abc"), list("abc"), scale=s),
-    "mask_heatmap": lambda s: viz.mask_heatmap(np.tri(3, dtype=bool), list("abc"), list("abc"), scale=s),
-    "change_bars": lambda s: viz.change_bars(np.array([0.0, 1.0, 0.5]), list("abc"), changed_position=1, scale=s),
-    "token_strip": lambda s: viz.token_strip(list("abc"), scale=s),
+    "heatmap": lambda s: viz.heatmap(np.eye(3), list("abc"), list("abc"), scale=s).figure(),
+    "heads_grid": lambda s: viz.heads_grid(np.ones((2, 2, 3, 3)) / 3, scale=s).figure(),
+    "head_view": lambda s: viz.head_view(np.ones((2, 3, 3)) / 3, list("abc"), list("abc"), scale=s).figure(),
+    "mask_heatmap": lambda s: viz.mask_heatmap(np.tri(3, dtype=bool), list("abc"), list("abc"), scale=s).figure(),
+    "change_bars": lambda s: viz.change_bars(
+        np.array([0.0, 1.0, 0.5]), list("abc"), changed_position=1, scale=s
+    ).figure(),
+    "token_strip": lambda s: viz.token_strip(list("abc"), scale=s).figure(),
 }
 
 

@@ -36,7 +36,7 @@ def segments(fig) -> set[tuple[int, int, int]]:
 
 def test_lines_are_exactly_weights_above_min_weight():
     a = attention((3, 5, 5))
-    fig = viz.head_view(a, TOKENS, TOKENS, min_weight=0.1)
+    fig = viz.head_view(a, TOKENS, TOKENS, min_weight=0.1).figure()
     expected = {(int(h), int(q), int(k)) for h, q, k in zip(*np.nonzero(a >= 0.1), strict=True)}
     assert segments(fig) == expected
     assert len(segments(fig)) < a.size  # some weights were skipped
@@ -44,7 +44,7 @@ def test_lines_are_exactly_weights_above_min_weight():
 
 def test_trace_count_is_bounded_not_one_per_line():
     a = attention((4, 5, 5))
-    fig = viz.head_view(a, TOKENS, TOKENS, min_weight=0.0)
+    fig = viz.head_view(a, TOKENS, TOKENS, min_weight=0.0).figure()
     # at most one trace per (head, bin), one legend entry per head, one token-text trace
     assert len(fig.data) <= 4 * OPACITY_BINS + 4 + 1
     assert len(line_traces(fig)) <= 4 * OPACITY_BINS
@@ -53,7 +53,7 @@ def test_trace_count_is_bounded_not_one_per_line():
 
 def test_opacity_follows_weight_bin():
     a = attention((2, 5, 5))
-    fig = viz.head_view(a, TOKENS, TOKENS, min_weight=0.0)
+    fig = viz.head_view(a, TOKENS, TOKENS, min_weight=0.0).figure()
     for t in line_traces(fig):
         head = HEAD_COLORS.index(t.line.color)
         ys = np.asarray(t.y).reshape(-1, 3)[:, :2].astype(int)
@@ -68,7 +68,7 @@ def test_opacity_follows_weight_bin():
 
 def test_focus_draws_only_the_focused_query():
     a = attention((3, 5, 5))
-    fig = viz.head_view(a, TOKENS, TOKENS, focus=3, min_weight=0.05)
+    fig = viz.head_view(a, TOKENS, TOKENS, focus=3, min_weight=0.05).figure()
     drawn = segments(fig)
     assert drawn and {q for _, q, _ in drawn} == {3}
     assert drawn == {(int(h), 3, int(k)) for h, k in zip(*np.nonzero(a[:, 3] >= 0.05), strict=True)}
@@ -76,26 +76,26 @@ def test_focus_draws_only_the_focused_query():
     assert text[3] == "<b>␣sat</b>"
     assert fig.data[-1].textfont.color[3] != fig.data[-1].textfont.color[0]
     with pytest.raises(ValueError):
-        viz.head_view(a, TOKENS, TOKENS, focus=5)
+        viz.head_view(a, TOKENS, TOKENS, focus=5).figure()
 
 
 def test_heads_subset_and_legend_groups():
     a = attention((4, 5, 5))
-    fig = viz.head_view(a, TOKENS, TOKENS, heads=[1, 3], min_weight=0.0)
+    fig = viz.head_view(a, TOKENS, TOKENS, heads=[1, 3], min_weight=0.0).figure()
     assert {h for h, _, _ in segments(fig)} == {1, 3}
     legend = [t for t in fig.data if t.showlegend is not False and t.mode == "lines"]
     assert [t.name for t in legend] == ["head 2", "head 4"]
     assert [t.legendgroup for t in legend] == ["head1", "head3"]
     assert {t.legendgroup for t in line_traces(fig)} == {"head1", "head3"}
     with pytest.raises(ValueError):
-        viz.head_view(a, TOKENS, TOKENS, heads=[4])
+        viz.head_view(a, TOKENS, TOKENS, heads=[4]).figure()
 
 
 def test_query_hover_lists_top_keys_per_head():
     a = np.full((2, 3, 3), 0.0, np.float32)
     a[:, :, 0] = 1.0
     a[0, 1] = [0.1, 0.6, 0.3]
-    fig = viz.head_view(a, ["a", "b", "<c>"], ["a", "b", "<c>"], labels=viz.Labels(head="头"))
+    fig = viz.head_view(a, ["a", "b", "<c>"], ["a", "b", "<c>"], labels=viz.Labels(head="头")).figure()
     hover = fig.data[-1].hovertext[1]  # query 1
     assert "头 1: 1 b 0.60, 2 &lt;c&gt; 0.30, 0 a 0.10" in hover
     assert "头 2: 0 a 1.00" in hover
@@ -105,7 +105,7 @@ def test_query_hover_lists_top_keys_per_head():
 def test_cross_attention_and_escaped_text():
     q, k = ["<q>", "b"], ["x", "y", "z"]
     a = attention((2, 2, 3))
-    fig = viz.head_view(a, q, k)
+    fig = viz.head_view(a, q, k).figure()
     text = fig.data[-1]
     assert list(text.text) == ["&lt;q&gt;", "b", "x", "y", "z"]
     assert list(text.x[:2]) == [text.x[0]] * 2 and text.x[0] < 0 < 1 < text.x[2]

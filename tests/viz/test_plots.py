@@ -10,7 +10,11 @@ import pytest
 
 import viz
 from viz.axes import grid_height
+from viz.bars import bars
+from viz.histograms import histograms
 from viz.labels import axis_labels
+from viz.lines import Series, lines
+from viz.matrices import value_heatmap
 from viz.palette import (
     ATTENTION_COLORSCALE,
     BAR,
@@ -24,7 +28,7 @@ from viz.palette import (
     font_size,
     head_color,
 )
-from viz.plots import Arrow, Series, bars, histograms, lines, plane_vectors, value_heatmap
+from viz.vectors import Arrow, plane_vectors
 
 EVIL = "<script>alert(1)</script>"
 EVIL_ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -82,7 +86,7 @@ def band_series() -> list[Series]:
 
 
 def test_lines_traces_are_bands_then_lines():
-    fig = lines(np.arange(1, 6), band_series(), x_title="n", y_title="rank")
+    fig = lines(np.arange(1, 6), band_series(), x_title="n", y_title="rank").figure()
     # 3 lines + 2 bands of two traces each
     assert len(fig.data) == 3 + 2 * 2
     assert [t.name for t in fig.data] == ["mean"] * 3 + ["other"] + ["third"] * 3
@@ -104,14 +108,14 @@ def test_lines_traces_are_bands_then_lines():
 def test_lines_log_axes_turn_non_positive_values_into_gaps():
     x = np.array([0.0, 1.0, 2.0, 4.0])
     s = Series("s", np.array([1.0, 0.0, -2.0, 3.0]), low=np.array([-1.0, 0.5, 0.5, 1.0]), high=np.ones(4) * 5)
-    fig = lines(x, [s], x_title="x", y_title="y", log_x=True, log_y=True)
+    fig = lines(x, [s], x_title="x", y_title="y", log_x=True, log_y=True).figure()
     assert fig.layout.xaxis.type == fig.layout.yaxis.type == "log"
     low, _, line = fig.data
     assert np.isnan(line.x[0]) and list(line.x[1:]) == [1.0, 2.0, 4.0]
     assert np.isnan(line.y[:3]).all() and line.y[3] == 3.0  # x = 0, y = 0 and y < 0 are gaps
     assert np.isnan(low.y[0]) and low.y[1] == 0.5
     # linear axes draw the same values as given
-    flat = lines(x, [s], x_title="x", y_title="y")
+    flat = lines(x, [s], x_title="x", y_title="y").figure()
     np.testing.assert_array_equal(flat.data[2].y, [1.0, 0.0, -2.0, 3.0])
     np.testing.assert_array_equal(flat.data[2].x, x)
     assert flat.layout.xaxis.type == flat.layout.yaxis.type == "linear"
@@ -129,7 +133,7 @@ def test_lines_reference_lines_at_their_values(log):
         vlines=[(1.0, "unscaled"), (0.125, "1/√d_k")],
         hlines=[(0.2, "tol")],
         current=0.25,
-    )
+    ).figure()
     v1, v2, h, now = fig.layout.shapes
     assert (v1.x0, v1.x1, v1.xref, v1.yref, v1.y0, v1.y1) == (1.0, 1.0, "x", "paper", 0, 1)
     assert v2.x0 == v2.x1 == 0.125 and v1.line.dash == v2.line.dash == h.line.dash == "dash"
@@ -146,33 +150,33 @@ def test_lines_reference_lines_at_their_values(log):
 
 def test_lines_y_range_in_data_units_and_log_guards():
     s = [Series("s", np.array([1.0, 10.0, 100.0]))]
-    fig = lines([1, 2, 3], s, x_title="i", y_title="σ", log_y=True, y_range=(1e-3, 1e3))
+    fig = lines([1, 2, 3], s, x_title="i", y_title="σ", log_y=True, y_range=(1e-3, 1e3)).figure()
     assert list(fig.layout.yaxis.range) == pytest.approx([-3.0, 3.0])
-    assert list(lines([1, 2, 3], s, x_title="i", y_title="σ", y_range=(0, 5)).layout.yaxis.range) == [0, 5]
+    assert list(lines([1, 2, 3], s, x_title="i", y_title="σ", y_range=(0, 5)).figure().layout.yaxis.range) == [0, 5]
     with pytest.raises(ValueError, match="log axis"):
-        lines([1, 2, 3], s, x_title="i", y_title="σ", log_y=True, hlines=[(0.0, "zero")])
+        lines([1, 2, 3], s, x_title="i", y_title="σ", log_y=True, hlines=[(0.0, "zero")]).figure()
     with pytest.raises(ValueError, match="log axis"):
-        lines([1, 2, 3], s, x_title="i", y_title="σ", log_x=True, current=0)
+        lines([1, 2, 3], s, x_title="i", y_title="σ", log_x=True, current=0).figure()
 
 
 def test_lines_rejects_bad_series():
     with pytest.raises(ValueError, match="3 values but x has 4"):
-        lines(np.arange(4), [Series("s", np.zeros(3))], x_title="x", y_title="y")
+        lines(np.arange(4), [Series("s", np.zeros(3))], x_title="x", y_title="y").figure()
     with pytest.raises(ValueError, match="both low and high"):
-        lines(np.arange(3), [Series("s", np.zeros(3), low=np.zeros(3))], x_title="x", y_title="y")
+        lines(np.arange(3), [Series("s", np.zeros(3), low=np.zeros(3))], x_title="x", y_title="y").figure()
     with pytest.raises(ValueError):
-        lines(np.arange(3), [], x_title="x", y_title="y")
+        lines(np.arange(3), [], x_title="x", y_title="y").figure()
 
 
 def test_lines_legend_sits_at_the_bottom_of_the_container_away_from_the_title():
     s = [Series("s", np.zeros(3))]
-    titled = lines(np.arange(3), s, x_title="x", y_title="y", title="T")
+    titled = lines(np.arange(3), s, x_title="x", y_title="y", title="T").figure()
     assert titled.layout.title.text == "T"
     legend = titled.layout.legend
     assert (legend.yref, legend.y, legend.yanchor, legend.orientation) == ("container", 0, "bottom", "h")
-    plain = lines(np.arange(3), s, x_title="x", y_title="y")
+    plain = lines(np.arange(3), s, x_title="x", y_title="y").figure()
     assert plain.layout.height == 380
-    assert lines(np.arange(3), s, x_title="x", y_title="y", height=200).layout.height == 200
+    assert lines(np.arange(3), s, x_title="x", y_title="y", height=200).figure().layout.height == 200
 
 
 # ---------------------------------------------------------------- bars
@@ -181,18 +185,18 @@ def test_lines_legend_sits_at_the_bottom_of_the_container_away_from_the_title():
 def test_bars_highlight_only_the_chosen_bars():
     v = np.array([0.1, 0.2, 0.3, 0.4])
     names = ["a", "b", "c", "d"]
-    one = bars(v, names, x_title="t", y_title="p", highlight=2)
+    one = bars(v, names, x_title="t", y_title="p", highlight=2).figure()
     assert list(one.data[0].marker.color) == [BAR, BAR, HIGHLIGHT, BAR]
-    many = bars(v, names, x_title="t", y_title="p", highlight=[0, 3])
+    many = bars(v, names, x_title="t", y_title="p", highlight=[0, 3]).figure()
     assert list(many.data[0].marker.color) == [HIGHLIGHT, BAR, BAR, HIGHLIGHT]
-    assert HIGHLIGHT not in bars(v, names, x_title="t", y_title="p").data[0].marker.color
+    assert HIGHLIGHT not in bars(v, names, x_title="t", y_title="p").figure().data[0].marker.color
     with pytest.raises(ValueError, match="out of range"):
-        bars(v, names, x_title="t", y_title="p", highlight=4)
+        bars(v, names, x_title="t", y_title="p", highlight=4).figure()
 
 
 def test_bars_repeated_names_stay_separate_bars():
     names = ["the", "␣cat", "the", "猫", "<b>"]
-    fig = bars(np.arange(5.0), names, x_title="token", y_title="p")
+    fig = bars(np.arange(5.0), names, x_title="token", y_title="p").figure()
     bar = fig.data[0]
     assert list(bar.x) == [0, 1, 2, 3, 4]  # one position per bar, so "the" is not merged
     assert list(fig.layout.xaxis.tickvals) == [0, 1, 2, 3, 4]
@@ -203,19 +207,19 @@ def test_bars_repeated_names_stay_separate_bars():
 
 def test_bars_value_text():
     v = np.array([0.12345, 0.5])
-    assert list(bars(v, ["a", "b"], x_title="t", y_title="p").data[0].text) == ["0.123", "0.500"]
-    assert list(bars(v, ["a", "b"], x_title="t", y_title="p", text_fmt=".0%").data[0].text) == ["12%", "50%"]
-    assert bars(v, ["a", "b"], x_title="t", y_title="p", text_fmt=None).data[0].text is None
+    assert list(bars(v, ["a", "b"], x_title="t", y_title="p").figure().data[0].text) == ["0.123", "0.500"]
+    assert list(bars(v, ["a", "b"], x_title="t", y_title="p", text_fmt=".0%").figure().data[0].text) == ["12%", "50%"]
+    assert bars(v, ["a", "b"], x_title="t", y_title="p", text_fmt=None).figure().data[0].text is None
     with pytest.raises(ValueError, match="2 entries but there are 3 names"):
-        bars(v, ["a", "b", "c"], x_title="t", y_title="p")
+        bars(v, ["a", "b", "c"], x_title="t", y_title="p").figure()
 
 
 def test_bars_hover_has_no_empty_x_title_prefix():
-    fig = bars(np.array([4096.0, 8.0]), ["W_v", "<b>"], x_title="", y_title="parameters")
+    fig = bars(np.array([4096.0, 8.0]), ["W_v", "<b>"], x_title="", y_title="parameters").figure()
     hover = fig.data[0].hovertemplate
     assert hover.startswith("%{customdata}<br>") and ": %{customdata}" not in hover
     assert "parameters: %{y:.4g}" in hover
-    titled = bars(np.array([1.0]), ["a"], x_title="token", y_title="p").data[0].hovertemplate
+    titled = bars(np.array([1.0]), ["a"], x_title="token", y_title="p").figure().data[0].hovertemplate
     assert titled.startswith("token: %{customdata}<br>p: ")
 
 
@@ -227,7 +231,7 @@ def test_bars_reference_hover_names_both_series_and_legend_lists_values_first():
         y_title="parameters",
         reference=np.array([2.0, 4.0]),
         names_shown=("A", EVIL),
-    )
+    ).figure()
     values, ref, legend_only = fig.data
     np.testing.assert_array_equal(ref.y, [2.0, 4.0])  # pages read data[0] and data[1]: order kept
     assert "A: %{y:.4g}" in values.hovertemplate and not values.hovertemplate.startswith(":")
@@ -237,8 +241,10 @@ def test_bars_reference_hover_names_both_series_and_legend_lists_values_first():
     assert legend_only.legendrank < ref.legendrank
     assert_escaped(fig)
     # without a reference the hover keeps the y title; with an empty value name too
-    assert "parameters: " in bars(np.ones(2), ["q", "k"], x_title="", y_title="parameters").data[0].hovertemplate
-    unnamed = bars(np.ones(2), ["q", "k"], x_title="", y_title="parameters", reference=np.ones(2))
+    assert (
+        "parameters: " in bars(np.ones(2), ["q", "k"], x_title="", y_title="parameters").figure().data[0].hovertemplate
+    )
+    unnamed = bars(np.ones(2), ["q", "k"], x_title="", y_title="parameters", reference=np.ones(2)).figure()
     assert "parameters: " in unnamed.data[0].hovertemplate and "parameters: " in unnamed.data[1].hovertemplate
 
 
@@ -248,7 +254,7 @@ def test_bars_reference_hover_names_both_series_and_legend_lists_values_first():
 def test_histograms_are_densities_on_shared_edges():
     rng = np.random.default_rng(0)
     samples = {"var 1": rng.normal(size=20_000), "var 64": rng.normal(scale=8.0, size=5_000)}
-    fig = histograms(samples, x_title="q·k", y_title="density", bins=40)
+    fig = histograms(samples, x_title="q·k", y_title="density", bins=40).figure()
     assert fig.layout.barmode == "overlay" and len(fig.data) == 2
     a, b = fig.data
     assert [a.name, b.name] == ["var 1", "var 64"]
@@ -266,16 +272,16 @@ def test_histograms_are_densities_on_shared_edges():
 
 def test_histograms_x_range_keeps_the_area_honest():
     x = np.concatenate([np.linspace(-1, 1, 600), np.full(400, 10.0), [np.nan, np.inf]])
-    fig = histograms({"s": x}, x_title="x", y_title="d", x_range=(-2, 2), bins=8, colors=["#000000"])
+    fig = histograms({"s": x}, x_title="x", y_title="d", x_range=(-2, 2), bins=8, colors=["#000000"]).figure()
     t = fig.data[0]
     assert float(np.sum(t.y * t.width)) == pytest.approx(0.6)  # 600 of 1000 finite samples are inside
     assert list(fig.layout.xaxis.range) == [-2, 2] and t.marker.color == "#000000"
-    const = histograms({"c": np.ones(10)}, x_title="x", y_title="d", bins=5).data[0]
+    const = histograms({"c": np.ones(10)}, x_title="x", y_title="d", bins=5).figure().data[0]
     assert float(np.sum(const.y * const.width)) == pytest.approx(1.0)
     with pytest.raises(ValueError):
-        histograms({"s": np.array([np.nan])}, x_title="x", y_title="d")
+        histograms({"s": np.array([np.nan])}, x_title="x", y_title="d").figure()
     with pytest.raises(ValueError):
-        histograms({"s": x}, x_title="x", y_title="d", x_range=(1, 1))
+        histograms({"s": x}, x_title="x", y_title="d", x_range=(1, 1)).figure()
 
 
 # ---------------------------------------------------------------- value_heatmap
@@ -283,32 +289,32 @@ def test_histograms_x_range_keeps_the_area_honest():
 
 def test_value_heatmap_diverging_is_symmetric_around_zero():
     a = np.array([[0.5, -2.0], [1.0, 0.0]])
-    fig = value_heatmap(a, None, None, colorscale="diverging")
+    fig = value_heatmap(a, None, None, colorscale="diverging").figure()
     h = fig.data[0]
     assert (h.zmin, h.zmax) == (-2.0, 2.0)
     assert h.colorscale == tuple(tuple(p) for p in DIVERGING_COLORSCALE)
-    assert value_heatmap(a, None, None, colorscale="diverging", zmax=1.0).data[0].zmin == -2.0
-    seq = value_heatmap(a, None, None).data[0]
+    assert value_heatmap(a, None, None, colorscale="diverging", zmax=1.0).figure().data[0].zmin == -2.0
+    seq = value_heatmap(a, None, None).figure().data[0]
     assert (seq.zmin, seq.zmax) == (-2.0, 1.0)
     assert seq.colorscale == tuple(tuple(p) for p in ATTENTION_COLORSCALE)
     with pytest.raises(ValueError):
-        value_heatmap(a, None, None, colorscale="viridis")
+        value_heatmap(a, None, None, colorscale="viridis").figure()
 
 
 def test_value_heatmap_masked_cells_blank_and_minus_infinity_text():
     a = np.array([[1.25, -np.inf], [0.5, 0.25]])
-    h = value_heatmap(a, ["q0", "q1"], ["k0", "k1"], colorscale="diverging").data[0]
+    h = value_heatmap(a, ["q0", "q1"], ["k0", "k1"], colorscale="diverging").figure().data[0]
     assert np.isnan(h.z[0][1]) and h.z[0][0] == 1.25  # -inf is drawn blank, not as a colour
     assert [list(r) for r in h.text] == [["1.25", "−∞"], ["0.50", "0.25"]]
     assert [list(r) for r in h.customdata] == [["1.25", "−∞"], ["0.5", "0.25"]]  # hover says −∞ too
     assert (h.zmin, h.zmax) == (-1.25, 1.25)  # the infinity does not stretch the colours
     assert h.texttemplate == "%{text}"
-    assert value_heatmap(a, None, None, text_fmt=None).data[0].text is None
+    assert value_heatmap(a, None, None, text_fmt=None).figure().data[0].text is None
 
 
 def test_value_heatmap_big_tables_numeric_axes_without_text():
     pe = np.random.default_rng(0).uniform(-1, 1, size=(256, 64))
-    fig = value_heatmap(pe, None, None, colorscale="diverging", square=False, x_title="dim", y_title="pos")
+    fig = value_heatmap(pe, None, None, colorscale="diverging", square=False, x_title="dim", y_title="pos").figure()
     h = fig.data[0]
     assert h.text is None and h.texttemplate is None and h.customdata is None
     np.testing.assert_array_equal(h.x, np.arange(64))
@@ -316,14 +322,14 @@ def test_value_heatmap_big_tables_numeric_axes_without_text():
     assert fig.layout.xaxis.type == fig.layout.yaxis.type == "linear"
     assert fig.layout.yaxis.autorange == "reversed" and fig.layout.yaxis.scaleanchor is None
     assert fig.layout.height == 420
-    assert value_heatmap(np.zeros((17, 3)), None, None).data[0].text is None  # 16 x 16 at most
-    assert value_heatmap(np.zeros((16, 16)), None, None).data[0].text is not None
-    assert value_heatmap(pe[:4, :4], None, None, reverse_y=False).layout.yaxis.autorange is None
+    assert value_heatmap(np.zeros((17, 3)), None, None).figure().data[0].text is None  # 16 x 16 at most
+    assert value_heatmap(np.zeros((16, 16)), None, None).figure().data[0].text is not None
+    assert value_heatmap(pe[:4, :4], None, None, reverse_y=False).figure().layout.yaxis.autorange is None
 
 
 def test_value_heatmap_labels_unique_escaped_categories():
     tokens = ["the", "<b>", "the"]
-    fig = value_heatmap(np.eye(3), tokens, tokens, hover_name="logit", x_title="key", y_title="query")
+    fig = value_heatmap(np.eye(3), tokens, tokens, hover_name="logit", x_title="key", y_title="query").figure()
     h = fig.data[0]
     assert list(h.y) == list(h.x) == axis_labels(tokens) == ["0 the", "1 &lt;b&gt;", "2 the"]
     assert fig.layout.xaxis.type == fig.layout.yaxis.type == "category"
@@ -331,15 +337,17 @@ def test_value_heatmap_labels_unique_escaped_categories():
     assert fig.layout.height == grid_height(3, 1.0)
     assert "logit: %{customdata}" in h.hovertemplate and "query: %{y}" in h.hovertemplate
     assert h.colorbar.title.text == "logit"
-    plain = value_heatmap(np.ones((2, 3)), ["layer 1", "layer <2>"], ["head 1", "head 2", "head 3"], index_labels=False)
+    plain = value_heatmap(
+        np.ones((2, 3)), ["layer 1", "layer <2>"], ["head 1", "head 2", "head 3"], index_labels=False
+    ).figure()
     assert list(plain.data[0].y) == ["layer 1", "layer &lt;2&gt;"]
     assert list(plain.layout.xaxis.categoryarray) == ["head 1", "head 2", "head 3"]
     with pytest.raises(ValueError, match="row labels repeat"):
-        value_heatmap(np.eye(3), tokens, None, index_labels=False)
+        value_heatmap(np.eye(3), tokens, None, index_labels=False).figure()
     with pytest.raises(ValueError, match="3 rows but 2 row labels"):
-        value_heatmap(np.eye(3), tokens[:2], tokens)
+        value_heatmap(np.eye(3), tokens[:2], tokens).figure()
     with pytest.raises(ValueError):
-        value_heatmap(np.zeros(3), None, None)
+        value_heatmap(np.zeros(3), None, None).figure()
 
 
 # ---------------------------------------------------------------- plane_vectors
@@ -347,7 +355,7 @@ def test_value_heatmap_labels_unique_escaped_categories():
 
 def test_plane_vectors_equal_aspect_and_range_covers_every_arrow():
     arrows = [Arrow(0.8, 0.6, "pos"), Arrow(-3.0, 0.5, "pos+k", dash="dash"), Arrow(1.0, -1.0, "k", x0=0.5, y0=-2.5)]
-    fig = plane_vectors(arrows, circle=1.0)
+    fig = plane_vectors(arrows, circle=1.0).figure()
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis.scaleratio == 1
     lo, hi = fig.layout.xaxis.range
     assert list(fig.layout.yaxis.range) == [lo, hi] and lo == -hi
@@ -365,7 +373,7 @@ def test_plane_vectors_equal_aspect_and_range_covers_every_arrow():
 
 
 def test_plane_vectors_circle_inside_range_and_angle_arc():
-    fig = plane_vectors([Arrow(0.1, 0.0, "q"), Arrow(0.0, 0.2, "k")], circle=2.0, angle=(0, 1))
+    fig = plane_vectors([Arrow(0.1, 0.0, "q"), Arrow(0.0, 0.2, "k")], circle=2.0, angle=(0, 1)).figure()
     assert fig.layout.xaxis.range[1] > 2.0
     assert len(fig.data) == 3  # two arrows, then the arc
     arc = fig.data[2]
@@ -373,9 +381,9 @@ def test_plane_vectors_circle_inside_range_and_angle_arc():
     np.testing.assert_allclose(radius, radius[0])
     assert fig.layout.annotations[0].text == "90°"
     with pytest.raises(ValueError):
-        plane_vectors([])
+        plane_vectors([]).figure()
     with pytest.raises(ValueError):
-        plane_vectors([Arrow(1, 1)], angle=(0, 1))
+        plane_vectors([Arrow(1, 1)], angle=(0, 1)).figure()
 
 
 # ---------------------------------------------------------------- every function
@@ -392,16 +400,16 @@ FIGURES = {
         vlines=[(2.0, w)],
         hlines=[(1.0, w)],
         scale=s,
-    ),
-    "bars": lambda s, w: bars(np.ones(2), [w, "a"], x_title=w, y_title=w, title=w, scale=s),
-    "histograms": lambda s, w: histograms({w: np.arange(10.0)}, x_title=w, y_title=w, title=w, scale=s),
+    ).figure(),
+    "bars": lambda s, w: bars(np.ones(2), [w, "a"], x_title=w, y_title=w, title=w, scale=s).figure(),
+    "histograms": lambda s, w: histograms({w: np.arange(10.0)}, x_title=w, y_title=w, title=w, scale=s).figure(),
     "value_heatmap": lambda s, w: value_heatmap(
         np.eye(2), [w, "a"], [w, "b"], title=w, x_title=w, y_title=w, hover_name=w, scale=s
-    ),
+    ).figure(),
     "value_heatmap_numeric": lambda s, w: value_heatmap(
         np.eye(20), None, None, title=w, x_title=w, y_title=w, hover_name=w, scale=s
-    ),
-    "plane_vectors": lambda s, w: plane_vectors([Arrow(1, 0, w)], title=w, x_title=w, y_title=w, scale=s),
+    ).figure(),
+    "plane_vectors": lambda s, w: plane_vectors([Arrow(1, 0, w)], title=w, x_title=w, y_title=w, scale=s).figure(),
 }
 
 
@@ -420,13 +428,13 @@ def test_every_plot_grows_with_scale(name):
 
 
 def test_chinese_words_pass_through_unchanged():
-    fig = lines([1, 2], [Series("随机初始化", np.ones(2))], x_title="序列长度", y_title="有效秩", title="秩")
+    fig = lines([1, 2], [Series("随机初始化", np.ones(2))], x_title="序列长度", y_title="有效秩", title="秩").figure()
     assert fig.data[0].name == "随机初始化" and fig.layout.xaxis.title.text == "序列长度"
     assert fig.layout.title.text == "秩"
 
 
 def test_log_ticks_are_plain_numbers_without_minor_labels():
-    from viz.plots import log_ticks
+    from viz.axes import log_ticks
 
     wide = log_ticks(np.array([1e-20, 1.0]))
     assert wide["ticktext"][-1] == "1" and all("µ" not in t and "n" not in t for t in wide["ticktext"])
@@ -442,10 +450,21 @@ def test_log_ticks_are_plain_numbers_without_minor_labels():
         y_title="σ",
         log_x=True,
         log_y=True,
-    )
+    ).figure()
     assert list(fig.layout.xaxis.tickvals) == [8, 16, 32] and "1e-8" in fig.layout.yaxis.ticktext
 
 
 def test_bars_on_a_log_axis():
-    fig = bars(np.array([1.0, 1e-3, 1e-7]), ["a", "b", "c"], x_title="x", y_title="p", log_y=True, y_range=(1e-8, 1))
+    fig = bars(
+        np.array([1.0, 1e-3, 1e-7]), ["a", "b", "c"], x_title="x", y_title="p", log_y=True, y_range=(1e-8, 1)
+    ).figure()
     assert fig.layout.yaxis.type == "log" and list(fig.layout.yaxis.range) == [-8, 0]
+
+
+def test_head_rows_and_kv_cache_take_their_shared_words_from_labels():
+    zh = viz.Labels(head="头", key="键", weight="权重", layer="层", position="位置")
+    fig = viz.head_rows(np.full((2, 3), 1 / 3), ["a", "b", "c"], labels=zh).figure()
+    assert list(fig.data[0].y) == ["头 1", "头 2"] and fig.layout.xaxis.title.text == "键"
+    assert fig.layout.yaxis.title.text == "头" and fig.data[0].colorbar.title.text == "权重"
+    kv = viz.kv_cache(["a", "b"], 1, 1, labels=zh).figure()
+    assert list(kv.data[0].y) == ["层 1 K", "层 1 V"] and kv.layout.xaxis.title.text == "位置"

@@ -53,6 +53,7 @@ CASES = {
     ),
     "head_view nothing above min_weight": lambda: head_view(HEADS, TOKENS, [*TOKENS, "e"], min_weight=1.0),
     "kv_cache decode step": lambda: kv_cache(TOKENS, 1, 2),
+    "kv_cache labels": lambda: kv_cache(TOKENS, 2, 1, reused="已缓存", new="<new>", labels=ZH),
     "kv_cache prefill, many tokens, title, scale 1.5": lambda: kv_cache(MANY, 70, 3, title="t & u", scale=1.5),
 }
 
@@ -64,11 +65,11 @@ def test_attention_builder_output_is_a_valid_figure(case):
 
 def test_heads_grid_without_selection_has_no_shapes_key():
     """A validated figure drops an empty shapes list; the unvalidated one must not send one."""
-    assert "shapes" not in heads_grid(GRID).to_plotly_json()["layout"]
-    assert len(heads_grid(GRID, selected=(0, 0)).layout.shapes) == 1
+    assert "shapes" not in heads_grid(GRID).to_dict()["layout"]
+    assert len(heads_grid(GRID, selected=(0, 0)).layout["shapes"]) == 1
 
 
 def test_kv_cache_title_keeps_the_base_title_font():
     """title=dict(text=...) merges into base_layout's title font, as title_text= did."""
     fig = kv_cache(TOKENS, 1, 1, title="t", scale=1.5)
-    assert fig.layout.title.text == "t" and fig.layout.title.font.size is not None
+    assert fig.layout["title"]["text"] == "t" and fig.layout["title"]["font"]["size"] is not None

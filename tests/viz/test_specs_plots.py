@@ -1,5 +1,5 @@
-"""The generic charts (viz/plots.py) skip Plotly's validation for speed: each one's output, in every main
-option, must be exactly the figure a validating go.Figure would hold."""
+"""The generic charts (lines, bars, histograms, value_heatmap, plane_vectors) skip Plotly's validation for
+speed: each one's output, in every main option, must be exactly the figure a validating go.Figure would hold."""
 
 from __future__ import annotations
 
@@ -10,8 +10,14 @@ import plotly.graph_objects as go
 import pytest
 
 from tests.viz.test_specs import TOKENS, assert_valid
-from viz.plots import Arrow, Series, _legend_below, bars, head_rows, histograms, lines, plane_vectors, value_heatmap
+from viz.axes import legend_below
+from viz.bars import bars
+from viz.histograms import histograms
+from viz.labels import Labels
+from viz.lines import Series, lines
+from viz.matrices import head_rows, value_heatmap
 from viz.spec import Spec
+from viz.vectors import Arrow, plane_vectors
 
 X = np.arange(1, 9, dtype=np.float64)
 BAND = Series("mean <i>", X**2, low=X**2 - 1, high=X**2 + 1)
@@ -84,6 +90,9 @@ CASES = {
     "plane_vectors zero arrow": lambda: plane_vectors([Arrow(0.0, 0.0, "0")], angle=(0, 0)),
     "head_rows": lambda: head_rows(np.full((2, 4), 0.25), TOKENS, title="heads", scale=1.5),
     "head_rows many keys": lambda: head_rows(np.full((3, 20), 0.05), [f"k{i}" for i in range(20)]),
+    "head_rows labels": lambda: head_rows(
+        np.full((2, 4), 0.25), TOKENS, labels=Labels(head="头", key="<k>", weight="权重")
+    ),
 }
 
 
@@ -94,10 +103,10 @@ def test_plots_builder_output_is_a_valid_figure(case):
 
 @pytest.mark.parametrize("title", ["", "a <b>"])
 def test_legend_below_same_on_a_figure_and_a_spec(title):
-    """viz.anatomy passes either a go.Figure or a Spec to _legend_below: both must end the same."""
+    """viz.scaling passes either a go.Figure or a Spec to legend_below: both must end the same."""
     layout = dict(height=300, title=dict(font=dict(size=14)), xaxis=dict(title=dict(text="x")))
     fig, spec = go.Figure(), Spec()
-    _legend_below(fig, json.loads(json.dumps(layout)), title, 1.0)
-    _legend_below(spec, json.loads(json.dumps(layout)), title, 1.0)
+    legend_below(fig, json.loads(json.dumps(layout)), title, 1.0)
+    legend_below(spec, json.loads(json.dumps(layout)), title, 1.0)
     assert json.loads(spec.figure().to_json()) == json.loads(fig.to_json())
     assert spec.layout["legend"]["yref"] == "container" and spec.layout["title"]["font"]["size"] == 14
