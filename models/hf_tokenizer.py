@@ -31,9 +31,10 @@ class HFTokenizer:
     pretrained = True  # LiveModel: the model may have more embedding rows than the tokenizer has tokens
 
     def __init__(self, tok: Tokenizer, vocab_size: int, eos_ids: Iterable[int] = (), start_ids: Iterable[int] = ()):
-        tok.no_padding()
+        tok.no_padding()  # MiniLM's file pads and cuts every input to 128 tokens; LiveModel cuts at max_len
         tok.no_truncation()
         self.tok = tok
+        self.kind = "wordpiece" if type(tok.model).__name__ == "WordPiece" else "pretrained"
         self.vocab_size = vocab_size  # rows of the model's embedding (Qwen pads its table past the tokenizer)
         vocab = tok.get_vocab()
         found = {role: next((vocab[n] for n in names if n in vocab), None) for role, names in NAMES.items()}
