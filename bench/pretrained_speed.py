@@ -1,0 +1,160 @@
+"""Real-size models through our Transformer beside transformers, on the same weights: a table, then JSON.
+
+    .venv/bin/python bench/pretrained_speed.py                    # GPT-2 small, Qwen2.5-0.5B, Llama-3.2-1B
+    .venv/bin/python bench/pretrained_speed.py --models gpt2 --rounds 3
+
+No download: each model is written once to bench/out/models/ as a folder in its published layout
+(config.json with the published hyper-parameters, bfloat16 safetensors as published, random weights
+in the real shapes) with the app's own tokenizer.json. Then, per model: our load time; forward +
+trace at 16/64/256 tokens at 1 thread (the app's setting, ui/loaders.py) and at 2; the same forward in
+transformers (float32, eager attention, output_attentions=True: what BertViz users run), interleaved
+round by round; the trace's bytes and the process RSS. The ratio is ours / transformers (median of
+the per-round ratios). The last line is one JSON object with every row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import models
+from models.loading import tokenizer_path
+
+OUT = Path(__file__).resolve().parent / "out" / "models"
+PUBLISHED = {  # hyper-parameters as in each model's published config.json
+    "gpt2": {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": 50257, "n_positions": 1024,
+             "n_embd": 768, "n_layer": 12, "n_head": 12, "activation_function": "gelu_new",
+             "layer_norm_epsilon": 1e-5, "tie_word_embeddings": True},
+    "qwen2.5-0.5b": {"model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"], "vocab_size": 151936,
+                     "hidden_size": 896, "intermediate_size": 4864, "num_hidden_layers": 24,
+                     "num_attention_heads": 14, "num_key_value_heads": 2, "max_position_embeddings": 32768,
+                     "rms_norm_eps": 1e-6, "rope_theta": 1000000.0, "tie_word_embeddings": True,
+                     "hidden_act": "silu", "use_sliding_window": False},
+    "llama-3.2-1b": {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "vocab_size": 128256,
+                     "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+                     "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 131072,
+                     "rms_norm_eps": 1e-5, "rope_theta": 500000.0, "tie_word_embeddings": True, "hidden_act": "silu",
+                     "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                                      "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+}  # fmt: skip
+
+
+def make_folder(name: str) -> Path:
+    """Write the model once: its published config and bfloat16 random weights in transformers' names."""
+    import transformers as tf
+    from safetensors.torch import save_file
+
+    folder = OUT / name
+    if (folder / "model.safetensors").is_file():
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    c = PUBLISHED[name]
+    cfg = tf.AutoConfig.for_model(**c)
+    with torch.device("meta"):
+        skeleton = tf.AutoModelForCausalLM.from_config(cfg)
+    g = torch.Generator().manual_seed(0)
+    tensors = {}
+    for k, v in skeleton.state_dict().items():
+        if k == "lm_head.weight" and c.get("tie_word_embeddings"):
+            continue
+        if (v.dim() == 1 and "norm" in k) or k.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
+            t = torch.ones(v.shape)
+        else:
+            t = torch.randn(v.shape, generator=g) * 0.02
+        tensors[k] = t.to(torch.bfloat16)
+    save_file(tensors, folder / "model.safetensors", metadata={"format": "pt"})
+    (folder / "config.json").write_text(json.dumps({**c, "torch_dtype": "bfloat16"}, indent=2))
+    (folder / "tokenizer.json").write_bytes(tokenizer_path().read_bytes())
+    return folder
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def trace_bytes(tr) -> int:
+    arrays = [*tr.attention.values(), *tr.scores.values(), *tr.hidden.values(), tr.logits, *tr.masks.values()]
+    return sum(a.nbytes for a in arrays)
+
+
+def timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1000
+
+
+def measure(name: str, args) -> list[dict]:
+    """Every row of one model: load once, then each thread count and length, ours and transformers interleaved."""
+    folder = make_folder(name)
+    gc.collect()
+    before = rss_mb()
+    t0 = time.perf_counter()
+    ours = models.load(folder)
+    load_s = time.perf_counter() - t0
+    ours_rss = rss_mb() - before
+    ref = None
+    if not args.no_reference:
+        import transformers as tf
+
+        ref = tf.AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, attn_implementation="eager").eval()
+    rng = np.random.default_rng(0)
+    rows = []
+    for threads in (int(x) for x in args.threads.split(",")):
+        torch.set_num_threads(threads)
+        for n in (int(x) for x in args.tokens.split(",")):
+            ids = rng.integers(10, 2000, n).tolist()
+            ours.run_ids(ids)  # warm-up
+            o, r = [], []
+            for _ in range(args.rounds):
+                o.append(timed(lambda ids=ids: ours.run_ids(ids)))
+                if ref is not None:
+                    with torch.inference_mode():
+                        r.append(timed(lambda ids=ids: ref(torch.tensor([ids]), output_attentions=True)))
+            tr = ours.run_ids(ids)
+            ratio = statistics.median(a / b for a, b in zip(o, r, strict=True)) if r else None
+            rows.append({"model": name, "params": ours.meta["params"], "threads": threads, "tokens": n,
+                         "load_s": round(load_s, 2), "ours_ms": round(statistics.median(o), 1),
+                         "transformers_ms": round(statistics.median(r), 1) if r else None,
+                         "ratio": round(ratio, 3) if ratio else None, "trace_mb": round(trace_bytes(tr) / 2**20, 1),
+                         "model_rss_mb": round(ours_rss)})  # fmt: skip
+            print(json.dumps(rows[-1]), file=sys.stderr)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default=",".join(PUBLISHED))
+    ap.add_argument("--tokens", default="16,64,256")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--no-reference", action="store_true", help="skip transformers (ours only)")
+    args = ap.parse_args(argv)
+    rows = []
+    for name in args.models.split(","):
+        rows += measure(name, args)
+        gc.collect()
+    print(f"\n{'model':14} {'params':>6} {'thr':>3} {'tok':>4} {'load s':>6} {'ours ms':>8} {'HF ms':>8} "
+          f"{'ratio':>6} {'trace MB':>8} {'RSS MB':>7}")  # fmt: skip
+    for r in rows:
+        hf = f"{r['transformers_ms']:8.1f}" if r["transformers_ms"] else f"{'-':>8}"
+        ratio = f"{r['ratio']:6.2f}" if r["ratio"] else f"{'-':>6}"
+        print(f"{r['model']:14} {r['params'] / 1e6:5.0f}M {r['threads']:3} {r['tokens']:4} {r['load_s']:6.2f} "
+              f"{r['ours_ms']:8.1f} {hf} {ratio} {r['trace_mb']:8.1f} {r['model_rss_mb']:7}")  # fmt: skip
+    print(json.dumps({"rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
