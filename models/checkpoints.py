@@ -152,7 +152,12 @@ def scan(roots: str | None = None) -> list[Entry]:
     return found
 
 
-def _tokenizer(folder: Path, c: dict, vocab_size: int) -> HFTokenizer:
+def _tokenizer(folder: Path, c: dict, vocab_size: int):
+    eos = c.get("eos_token_id")
+    eos_ids = [] if eos is None else (eos if isinstance(eos, list) else [eos])
+    start = c.get("decoder_start_token_id")
+    if c.get("model_type") == "marian":
+        return _marian_tokenizer(folder, vocab_size, eos_ids, [] if start is None else [start])
     path = folder / "tokenizer.json"
     if not path.is_file():
         raise WeightsError(f"{folder} has no tokenizer.json. Download the model's tokenizer files too: {GET}")
@@ -160,10 +165,21 @@ def _tokenizer(folder: Path, c: dict, vocab_size: int) -> HFTokenizer:
         tok = Tokenizer.from_file(str(path))
     except Exception as e:  # tokenizers raises plain Exceptions
         raise WeightsError(f"{path} cannot be read ({str(e)[:160]}). Download it again.") from e
-    eos = c.get("eos_token_id")
-    eos_ids = [] if eos is None else (eos if isinstance(eos, list) else [eos])
-    start = c.get("decoder_start_token_id")
     return HFTokenizer(tok, vocab_size, eos_ids, [] if start is None else [start])
+
+
+def _marian_tokenizer(folder: Path, vocab_size: int, eos_ids: list[int], start_ids: list[int]):
+    missing = [n for n in ("source.spm", "target.spm", "vocab.json") if not (folder / n).is_file()]
+    if missing:
+        raise WeightsError(f"{folder} lacks {', '.join(missing)} (Marian's tokenizer files). Download them too: {GET}")
+    try:
+        from .marian_tokenizer import MarianTokenizer
+
+        return MarianTokenizer(folder, vocab_size, eos_ids, start_ids)
+    except ImportError as e:
+        raise WeightsError("Marian models need sentencepiece: pip install -r requirements.txt") from e
+    except Exception as e:  # sentencepiece's own errors on damaged files
+        raise WeightsError(f"{folder}: Marian's tokenizer files cannot be read ({str(e)[:160]}).") from e
 
 
 def load_folder(folder: Path | str, progress: Callable[[float, str], None] | None = None) -> LiveModel:

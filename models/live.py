@@ -119,7 +119,8 @@ class LiveModel:
         return [t for i, t in enumerate(ids) if not (t == space[0] and i + 1 < len(ids) and ids[i + 1] == mask)]
 
     def target_ids(self, target: str) -> tuple[list[int], bool]:
-        ids = [*self.start_ids, *self.tokenizer.encode(target)]
+        encode = getattr(self.tokenizer, "encode_target", self.tokenizer.encode)  # Marian: its target vocabulary
+        ids = [*self.start_ids, *encode(target)]
         return ids[: self.config.max_len], len(ids) > self.config.max_len
 
     # ------------------------------------------------------------- forward with a trace

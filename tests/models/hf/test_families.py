@@ -166,3 +166,28 @@ def test_config_json_is_read_as_written(folders):
     c = json.loads((folders["gpt2"][1] / "config.json").read_text())
     assert c["model_type"] == "gpt2" and c["activation_function"] == "gelu_new"
     assert models.load(str(folders["gpt2"][1])).config.activation == "gelu_tanh"
+
+
+def test_marian_encoder_decoder_matches_transformers(tmp_path):
+    """Marian (opus-mt): sinusoidal positions in its own layout, scaled embeddings, post-norm, SiLU, the
+    final_logits_bias; encoder self-, decoder self- and cross-attention all three against transformers."""
+    hf = build("marian", tmp_path / "marian")
+    live = models.load(tmp_path / "marian")
+    assert live.config.pe_layout == "half" and live.config.head_bias and live.config.activation == "silu"
+    src, _ = live.source_ids("the pilot is tired .")
+    assert src[-1] == 0  # </s>
+    tgt = [599, *live.tokenizer.encode_target("这只狗很累。")]  # decoder_start_token_id, then the target
+    tr = live.run_ids(src, tgt)
+    with torch.no_grad():
+        out = hf(input_ids=torch.tensor([src]), decoder_input_ids=torch.tensor([tgt]), output_attentions=True)
+    for key, theirs in (("encoder.self", out.encoder_attentions), ("decoder.self", out.decoder_attentions),
+                        ("decoder.cross", out.cross_attentions)):  # fmt: skip
+        np.testing.assert_allclose(tr.attention[key], torch.stack([a[0] for a in theirs]).numpy(), atol=1e-4, rtol=0)
+    np.testing.assert_allclose(tr.logits, out.logits[0].numpy(), atol=1e-4, rtol=0)
+    # generation with the KV cache: each step's logits as transformers' full forward on the prefix
+    ids = [599]
+    for step in live.generate_ids(src, [599], max_new_tokens=6):
+        with torch.no_grad():
+            ref = hf(input_ids=torch.tensor([src]), decoder_input_ids=torch.tensor([ids])).logits[0, -1].numpy()
+        np.testing.assert_allclose(step.logits, ref, atol=1e-4, rtol=0)
+        ids.append(step.token_id)

@@ -24,6 +24,8 @@ def redraw(model: torch.nn.Module, seed: int) -> None:
     g = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, p in model.named_parameters():
+            if "embed_positions" in name and not p.requires_grad:
+                continue  # Marian's sinusoidal table: a formula, not a weight (never saved)
             if p.dim() == 1 and ("norm" in name.lower() or "ln_" in name):
                 if name.endswith("weight"):
                     p.copy_(1 + 0.2 * torch.randn(p.shape, generator=g))
@@ -46,6 +48,37 @@ def wordpiece_tokenizer(folder: Path) -> None:
     from models.pretrained import model_dir
 
     shutil.copy(model_dir() / "tokenizer.json", folder / "tokenizer.json")
+
+
+def marian_tokenizer(folder: Path, vocab_size: int) -> None:
+    """source.spm and target.spm trained on the app's own corpus (English and Chinese), one vocab.json
+    as Marian's: </s> = 0, <unk> = 1, the pieces, <pad> last (its decoder_start_token_id)."""
+    import sentencepiece as spm
+
+    from models import data
+
+    text = folder / "corpus.txt"
+    text.write_text("\n".join(data.corpus(400, 3)), encoding="utf-8")
+    for side in ("source", "target"):
+        spm.SentencePieceTrainer.train(input=str(text), model_prefix=str(folder / side), vocab_size=250,
+                                       character_coverage=1.0, minloglevel=2)  # fmt: skip
+        (folder / f"{side}.model").rename(folder / f"{side}.spm")
+        (folder / f"{side}.vocab").unlink()
+    text.unlink()
+    pieces = [p for side in ("source", "target") for p in _pieces(folder / f"{side}.spm")]
+    vocab = {"</s>": 0, "<unk>": 1}
+    for p in pieces:
+        if p not in vocab and len(vocab) < vocab_size - 1:
+            vocab[p] = len(vocab)
+    vocab["<pad>"] = vocab_size - 1
+    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+
+
+def _pieces(model: Path) -> list[str]:
+    import sentencepiece as spm
+
+    sp = spm.SentencePieceProcessor(model_file=str(model))
+    return [sp.id_to_piece(i) for i in range(sp.get_piece_size()) if not sp.is_control(i) and not sp.is_unknown(i)]
 
 
 def published_layout(folder: Path, **changes) -> None:
@@ -85,6 +118,13 @@ def build(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Module:
         else:
             cfg, model_cls = tf.RobertaConfig(**{**base, "max_position_embeddings": 66}), tf.RobertaForMaskedLM
         model = model_cls(cfg)
+    elif kind == "marian":
+        base = dict(vocab_size=600, d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+                    decoder_attention_heads=4, encoder_ffn_dim=48, decoder_ffn_dim=48, max_position_embeddings=64,
+                    pad_token_id=599, decoder_start_token_id=599, eos_token_id=0, activation_function="swish",
+                    scale_embedding=True)  # fmt: skip
+        base.update(over)
+        model = tf.MarianMTModel(tf.MarianConfig(**base))
     else:
         raise ValueError(kind)
     redraw(model, seed)
@@ -95,6 +135,8 @@ def build(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Module:
     model.save_pretrained(folder)
     if kind in ("bert", "roberta"):
         wordpiece_tokenizer(folder)
+    elif kind == "marian":
+        marian_tokenizer(folder, model.config.vocab_size)
     else:
         byte_bpe_tokenizer(folder, bos=kind == "llama")
     return model
