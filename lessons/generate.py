@@ -69,7 +69,7 @@ c1.plotly_chart(
         y_range=(0, 1.05),
         reference=raw[order],
         names_shown=(t("gen.used_greedy" if greedy else "gen.used"), t("gen.raw")),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="gen_probs",
 )
@@ -97,7 +97,7 @@ c2.plotly_chart(
         head_word=t("lbl.head"),
         key_title=t("lbl.key"),
         weight_word=t("lbl.weight"),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="gen_row",
 )
@@ -116,7 +116,7 @@ st.plotly_chart(
         new=t("gen.kv_new"),
         layer=t("lbl.layer"),
         position=t("lbl.position"),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="gen_kv",
 )

@@ -24,7 +24,7 @@ POLL_SECONDS = 1.0  # the live loss curve's refresh while a variant trains
 
 settings = state.current()
 labels = viz_labels()
-scale = settings.scale
+scale = settings.figure_scale
 tok = shell.model_or_stop(settings, "decoder").tokenizer  # the shipped tokenizer (names the rebuild command if missing)
 jobs = training_jobs()
 st.markdown(t("lab.intro"))

@@ -17,7 +17,7 @@ from viz.plots import Arrow, Series
 ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are float32 rounding
 
 settings = state.current()
-scale = settings.scale
+scale = settings.figure_scale
 st.markdown(t("pos.intro"))
 
 # ---------------------------------------------------------------- sinusoidal

@@ -53,7 +53,7 @@ for col, kind in zip(cols, MASKS, strict=True):
         title=t("rank.spectrum_title", mask=t(f"mask.{kind}"), layer=layer + 1, head=head + 1, dtype=dtype),
         log_y=True,
         hlines=[(r.tolerance, t("rank.tol_line", tol=f"{r.tolerance:.1e}"))],
-        scale=settings.scale,
+        scale=settings.figure_scale,
     )
     col.plotly_chart(fig, key=f"spectrum_{kind}")
 
@@ -163,7 +163,7 @@ def sweep() -> None:
             title=t(f"rank.sweep_fig.{what}"),
             log_x=True,
             y_range=(0, 1.05),
-            scale=settings.scale,
+            scale=settings.figure_scale,
         )
         st.plotly_chart(fig, key=f"sweep_{what}")
     st.caption(t("rank.sweep_caption", samples=n_samples))
@@ -280,7 +280,7 @@ c1.plotly_chart(
         hover_name=t("rank.score"),
         text_fmt=".1f",
         index_labels=False,  # the toy's tokens are the numbers 1..n themselves
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="toy_scores",
 )
@@ -298,7 +298,7 @@ c2.plotly_chart(
         hover_name=t("lbl.weight"),
         text_fmt=".3g",
         index_labels=False,
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="toy_weights",
 )

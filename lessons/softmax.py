@@ -16,7 +16,7 @@ ROW_KEYS = 8  # keys in the one-row demo
 SAMPLES = 20000  # per d_k: the variance is measured to about 1-2%
 
 settings = state.current()
-scale = settings.scale
+scale = settings.figure_scale
 st.markdown(t("sm.intro"))
 
 

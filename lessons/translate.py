@@ -45,7 +45,7 @@ c1.plotly_chart(
         head_word=t("lbl.head"),
         key_title=t("tr.source_tokens"),
         weight_word=t("lbl.weight"),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="tr_row",
 )
@@ -58,7 +58,7 @@ shell.plot(
         [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
         src_tokens,
         title=t("tr.matrix_title", layer=layer + 1, head=head + 1),
-        scale=settings.scale,
+        scale=settings.figure_scale,
         labels=labels,
     ),
     "tr_matrix",
@@ -90,7 +90,7 @@ st.plotly_chart(
         highlight=0,
         text_fmt=".2g",
         log_y=True,
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="tr_probs",
 )
@@ -119,7 +119,7 @@ st.plotly_chart(
         highlight=disagree or None,
         text_fmt=".2g",
         log_y=True,  # a wrong word gets 1e-7: only a log axis shows its (red) bar
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="tr_forced",
 )
@@ -148,7 +148,7 @@ shell.plot(
         forced_rows,
         tr.target_tokens,
         title=t("tr.self_title", layer=layer + 1, head=head + 1),
-        scale=settings.scale,
+        scale=settings.figure_scale,
         labels=labels,
     ),
     "tr_self",
@@ -163,7 +163,7 @@ shell.plot(
         forced_rows,
         forced_src,
         title=t("tr.cross_title", layer=layer + 1, head=head + 1),
-        scale=settings.scale,
+        scale=settings.figure_scale,
         labels=labels,
     ),
     "tr_cross",
