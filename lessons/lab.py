@@ -24,7 +24,7 @@ POLL_SECONDS = 1.0  # the live loss curve's refresh while a variant trains
 
 settings = state.current()
 labels = viz_labels()
-scale = settings.figure_scale
+fig_scale = settings.figure_scale  # figure and font size, not an attention scale
 tok = shell.model_or_stop(settings, "decoder").tokenizer  # the shipped tokenizer (names the rebuild command if missing)
 jobs = training_jobs()
 st.markdown(t("lab.intro"))
@@ -113,7 +113,7 @@ def curve(h: variants.History, steps: int, name: str):
         x, [viz.Series(t("lab.train_loss"), train, markers=False, dash="dot"),
             viz.Series(t("lab.held_loss"), held, markers=False)],
         x_title=t("lab.step"), y_title=t("lab.loss"), title=name, hlines=[(float(np.log(tok.vocab_size)),
-        t("lab.uniform"))], height=300, scale=scale,
+        t("lab.uniform"))], height=300, scale=fig_scale,
     )  # fmt: skip
 
 
@@ -219,8 +219,8 @@ for side, col in zip(SIDES, cols, strict=True):
             st.caption(t("lab.clamped", layer=li + 1, head=hi + 1))
         attn = names("attn")("decoder.self" if cfg.arch == "decoder" else "encoder.self")
         title = t("lab.heatmap_title", attn=attn, layer=li + 1, head=hi + 1)
-        fig = viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax, scale=scale,
-                          labels=labels)  # fmt: skip
+        fig = viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax,
+                          scale=fig_scale, labels=labels)  # fmt: skip
         shell.plot(fig, f"{side}_heat", run["attention"][li, hi], run["tokens"], run["tokens"])
         st.plotly_chart(
             viz.plots.value_heatmap(
@@ -228,7 +228,7 @@ for side, col in zip(SIDES, cols, strict=True):
                 index_labels=False, title=t("lab.entropy_fig"),
                 x_title=t("lbl.head"), y_title=t("lbl.layer"),
                 hover_name=t("lab.entropy"), zmin=0, zmax=entropy_max, text_fmt=".2f",
-                height=int(200 + 40 * cfg.n_layers), square=False, scale=scale,
+                height=int(200 + 40 * cfg.n_layers), square=False, scale=fig_scale,
             ),
             key=f"{side}_entropy",
         )  # fmt: skip
@@ -243,7 +243,7 @@ st.plotly_chart(
     viz.bars(np.array([counts["a"][p] for p in parts], dtype=float), [t(f"part.{p}") for p in parts],
              reference=np.array([counts["b"][p] for p in parts], dtype=float),
              names_shown=(t("lab.side.a"), t("lab.side.b")), x_title="", y_title=t("lab.params"),
-             title=t("lab.params_fig"), text_fmt=None, log_y=True, scale=scale),
+             title=t("lab.params_fig"), text_fmt=None, log_y=True, scale=fig_scale),
     key="lab_params",
 )  # fmt: skip
 llama = catalog.BY_NAME["Llama-3.1-8B"]
@@ -270,7 +270,7 @@ if histories:
             y[np.searchsorted(x, s)] = v
         series.append(viz.Series(t(f"lab.side.{side}"), y, color=viz.HEAD_COLORS[SIDES.index(side)]))
     st.plotly_chart(viz.lines(x, series, x_title=t("lab.step"), y_title=t("lab.held_loss"),
-                              hlines=[(float(np.log(tok.vocab_size)), t("lab.uniform"))], scale=scale),
+                              hlines=[(float(np.log(tok.vocab_size)), t("lab.uniform"))], scale=fig_scale),
                     key="lab_losses")  # fmt: skip
     st.markdown(t("lab.loss_explain", **variants.RECIPE))
 else:
@@ -290,7 +290,7 @@ for side, col in zip(SIDES, cols, strict=True):
                                 y_title=t("lab.query_head"), hover_name="max |k_i − k_j|", zmin=0, zmax=gap_max,
                                 text_fmt=".2f",
                                 title=t("lab.gaps_fig", side=t(f"lab.side.{side}"), layer=li + 1,
-                                        kv=cfg.kv_heads, heads=cfg.n_heads), scale=scale),
+                                        kv=cfg.kv_heads, heads=cfg.n_heads), scale=fig_scale),
         key=f"{side}_gaps",
     )  # fmt: skip
 st.markdown(t("lab.shuffle_explain"))
@@ -316,7 +316,7 @@ c1, c2 = st.columns([3, 2], gap="large")
 with c1:
     counts_side = analysis.parameter_counts(cfg)
     st.plotly_chart(viz.param_treemap(counts_side, part_names(),
-                                      title=t("lab.treemap_fig", side=t(f"lab.side.{side}")), scale=scale),
+                                      title=t("lab.treemap_fig", side=t(f"lab.side.{side}")), scale=fig_scale),
                     key="lab_treemap")  # fmt: skip
 c2.markdown(t("lab.tree_explain"))
 state.ensure("lab_tree")

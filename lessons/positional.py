@@ -17,7 +17,7 @@ from viz.plots import Arrow, Series
 ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are float32 rounding
 
 settings = state.current()
-scale = settings.figure_scale
+fig_scale = settings.figure_scale  # figure and font size, not an attention scale
 st.markdown(t("pos.intro"))
 
 # ---------------------------------------------------------------- sinusoidal
@@ -46,7 +46,7 @@ def signed_map(a, title, x_title, y_title, hover, limit=None, square=True):
     """A big position table (no cell text) on the red-white-blue scale, symmetric around 0."""
     return viz.plots.value_heatmap(
         a, None, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
-        zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=scale,
+        zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=fig_scale,
     )  # fmt: skip
 
 
@@ -67,7 +67,7 @@ waves = viz.plots.lines(
     y_title="PE(pos, i)",
     title=t("pos.waves_title"),
     y_range=(-1.1, 1.1),
-    scale=scale,
+    scale=fig_scale,
 )
 st.plotly_chart(waves, key="pe_waves")
 st.markdown(t("pos.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
@@ -128,7 +128,7 @@ c1.plotly_chart(
         x_title=f"PE(pos, {2 * pair}) = sin",
         y_title=f"PE(pos, {2 * pair + 1}) = cos",
         circle=1.0,
-        scale=scale,
+        scale=fig_scale,
     ),
     key="pe_shift",
 )
@@ -177,7 +177,7 @@ c1.plotly_chart(
         title=t("pos.rope_fig", theta=f"{theta[0]:.3g}"),
         x_title=t("pos.pair_x"),
         y_title=t("pos.pair_y"),
-        scale=scale,
+        scale=fig_scale,
     ),
     key="rope_plane",
 )
@@ -231,7 +231,7 @@ c2.plotly_chart(
         x_title=t("pos.offset"),
         y_title=t("pos.mean_cos"),
         title=t("pos.by_offset"),
-        scale=scale,
+        scale=fig_scale,
     ),
     key="learned_offset",
 )
@@ -282,7 +282,7 @@ for col, (key, title) in zip(cols, cases, strict=True):
             text_fmt=None,
             log_y=True,  # 1e-7 (rounding) beside 30: only a log axis shows both
             y_range=(ROUNDING, top * 2),
-            scale=scale,
+            scale=fig_scale,
         ),
         key=f"shuffle_{key}",
     )

@@ -16,7 +16,7 @@ ROW_KEYS = 8  # keys in the one-row demo
 SAMPLES = 20000  # per d_k: the variance is measured to about 1-2%
 
 settings = state.current()
-scale = settings.figure_scale
+fig_scale = settings.figure_scale  # figure and font size, not an attention scale
 st.markdown(t("sm.intro"))
 
 
@@ -51,7 +51,7 @@ hist = viz.plots.histograms(
     title=t("sm.hist_title", d_k=d_k, sigma=sigma, n=f"{SAMPLES:,}"),
     bins=80,
     colors=[viz.HEAD_COLORS[3], viz.HEAD_COLORS[0]],
-    scale=scale,
+    scale=fig_scale,
 )
 c1.plotly_chart(hist, key="sm_hist")
 curve = table.var(axis=0)
@@ -68,7 +68,7 @@ fig = viz.plots.lines(
     log_x=True,
     log_y=True,
     current=d_k,
-    scale=scale,
+    scale=fig_scale,
 )
 c2.plotly_chart(fig, key="sm_curve")
 st.markdown(
@@ -108,7 +108,7 @@ c1.plotly_chart(
         title=t("sm.row_fig", s=f"{s:.4g}"),
         highlight=int(p.argmax()),
         y_range=(0, 1.05),
-        scale=scale,
+        scale=fig_scale,
     ),
     key="sm_row",
 )
@@ -134,7 +134,7 @@ c2.plotly_chart(
         log_x=True,
         vlines=marks,
         current=s,
-        scale=scale,
+        scale=fig_scale,
     ),
     key="sm_curves",
 )
@@ -175,7 +175,7 @@ shell.plot(
         run["attention"][layer, head],
         tokens,
         tokens,
-        scale=scale,
+        scale=fig_scale,
         labels=viz_labels(),
         title=t("sm.live_heatmap", layer=layer + 1, head=head + 1, c=f"{c:g}"),
     ),
@@ -200,7 +200,7 @@ wide.plotly_chart(
         zmin=0,
         zmax=float(np.log(len(tokens))),
         text_fmt=".2f",
-        scale=scale,
+        scale=fig_scale,
     ),
     key="sm_entropy",
 )
@@ -217,7 +217,7 @@ st.plotly_chart(
         title=t("sm.entropy_curve"),
         current=c,
         vlines=[(1.0, t("sm.trained_scale"))],
-        scale=scale,
+        scale=fig_scale,
     ),
     key="sm_entropy_curve",
 )
@@ -233,7 +233,7 @@ if "next" in run:
             highlight=0,
             text_fmt=".2g",
             log_y=True,  # a confident model puts 0.99 on one token: the others show only on a log axis
-            scale=scale,
+            scale=fig_scale,
         ),
         key="sm_next",
     )
@@ -257,7 +257,9 @@ qn, kn, deg = st.session_state["q_norm"], st.session_state["k_norm"], st.session
 qv, kv = np.array([qn, 0.0]), kn * np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg))])
 c1, c2 = st.columns([3, 2])
 c1.plotly_chart(
-    viz.plots.plane_vectors([Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=scale, title=t("sm.plane_title")),
+    viz.plots.plane_vectors(
+        [Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=fig_scale, title=t("sm.plane_title")
+    ),
     key="sm_plane",
 )
 c2.markdown(
