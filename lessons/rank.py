@@ -7,7 +7,7 @@ import viz
 from models import analysis
 from ui import controls, shell, state
 from ui.i18n import names, t
-from ui.loaders import rank_report, rank_sweep
+from ui.loaders import head_rank_report, rank_sweep
 from ui.params import DTYPES, PIT_SIGMAS, SWEEP_INPUTS, TOLERANCES, TOY_MASKS
 from viz.palette import MASK_KIND_COLORS, WEIGHT_DASH
 from viz.plots import Series
@@ -39,7 +39,9 @@ c2.select_slider(t("rank.tol"), TOLERANCES, key="tol", format_func=names("tol"),
 shell.track("dtype", "tol")
 dtype, tol_name = st.session_state["dtype"], st.session_state["tol"]
 tol = None if tol_name == "auto" else float(tol_name)
-reports = {kind: rank_report(settings.model, settings.weights, text, kind, layer, head, dtype, tol) for kind in MASKS}
+reports = {
+    kind: head_rank_report(settings.model, settings.weights, text, kind, layer, head, dtype, tol) for kind in MASKS
+}
 n = reports["causal"].n
 
 cols = st.columns(2)
@@ -113,7 +115,7 @@ if st.toggle(t("rank.all_heads"), key="rank_all", help=t("rank.all_heads_help"))
             table[t("ctl.layer")].append(li + 1)
             table[t("ctl.head")].append(hi + 1)
             for kind in MASKS:
-                r = rank_report(settings.model, settings.weights, text, kind, li, hi, dtype, tol)
+                r = head_rank_report(settings.model, settings.weights, text, kind, li, hi, dtype, tol)
                 table[t("rank.col.numerical", mask=t(f"mask.{kind}"))].append(r.numerical_rank)
                 table[t("rank.col.effective", mask=t(f"mask.{kind}"))].append(f"{r.effective_rank:.1f}")
     st.table(table, hide_index=True, width="stretch")

@@ -69,12 +69,8 @@ def get_variant(name: str, positional: str) -> models.LiveModel:
     return models.build(dataclasses.replace(model.config, positional=positional), model.tokenizer)
 
 
-def _main_run(name: str, weights: str, text: str, mask: str | None = None, attn_scale: float | None = None):
-    return _run_main(get_model(name, weights), text, mask, attn_scale)
-
-
-def _run_main(model: models.LiveModel, text: str, mask: str | None = None, attn_scale: float | None = None):
-    """The main self-attention's run: for the encoder-decoder the encoder side only (no translation)."""
+def _self_attention_run(model: models.LiveModel, text: str, mask: str | None = None, attn_scale: float | None = None):
+    """A run for the model's main self-attention: for the encoder-decoder the encoder side only (no translation)."""
     target = "" if model.config.arch == "encoder-decoder" else None
     return model.run(text, target=target, mask=mask, attn_scale=attn_scale)
 
@@ -82,13 +78,16 @@ def _run_main(model: models.LiveModel, text: str, mask: str | None = None, attn_
 @st.cache_data(show_spinner=False, max_entries=32)
 def self_scores(name: str, weights: str, text: str, mask: str) -> tuple[list[str], np.ndarray]:
     """(tokens, scaled pre-softmax scores [L, H, T, T]) of the main self-attention under a mask."""
-    tr = _main_run(name, weights, text, mask)
+    tr = _self_attention_run(get_model(name, weights), text, mask)
     return tr.tokens, tr.scores[self_key(get_model(name, weights))]
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def rank_report(name: str, weights: str, text: str, mask: str, layer: int, head: int, dtype: str, tol: float | None):
-    """One head's RankReport: SVDs are computed for what is shown, then cached."""
+def head_rank_report(
+    name: str, weights: str, text: str, mask: str, layer: int, head: int, dtype: str, tol: float | None
+) -> analysis.RankReport:
+    """The RankReport of one head of a shipped model on text (analysis.rank_report of its cached
+    scores): SVDs are computed for what is shown, then cached."""
     scores = self_scores(name, weights, text, mask)[1][layer, head]
     return analysis.rank_report(scores, np.dtype(dtype), tol)
 
@@ -117,7 +116,7 @@ def shuffle_deltas(name: str, text: str, seed: int) -> dict:
 def scaled_run(name: str, weights: str, text: str, attn_scale: float, top: int = 10) -> dict:
     """Attention, mean entropy per head and (decoder) the top next tokens at one attention scale."""
     model = get_model(name, weights)
-    tr = _main_run(name, weights, text, attn_scale=attn_scale)
+    tr = _self_attention_run(model, text, attn_scale=attn_scale)
     att = tr.attention[self_key(model)]
     out = {"tokens": tr.tokens, "attention": att, "entropy": analysis.row_entropy(att).mean(-1)}
     if model.config.arch == "decoder":
@@ -235,7 +234,7 @@ def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
     """What the lab shows of one configuration on the prompt: the main self-attention, mean entropy
     per head, the gaps between heads' keys (GQA), and the shuffle test's largest change."""
     model = lab_model(config_json, trained_key)
-    tr = _slim(_run_main(model, text))
+    tr = _slim(_self_attention_run(model, text))
     att = tr.attention[self_key(model)]
     order = experiments.shuffle_order(model, tr.ids)
     return {
