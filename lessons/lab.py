@@ -184,7 +184,7 @@ configs = configurations()
 # name of its trained weights on disk.
 cfg_jsons = {side: json.dumps(configs[side].to_dict(), sort_keys=True) for side in SIDES}
 keys = {side: variants.variant_key(configs[side], configs[side].seed) for side in SIDES}
-sides = {side: side_model(jobs, settings.weights, cfg_jsons[side], keys[side]) for side in SIDES}
+sides = {side: side_model(jobs, settings.weights, side, cfg_jsons[side], keys[side]) for side in SIDES}
 text = shell.prompt_or_stop(settings, sides["a"][0])
 
 st.header(t("lab.compare"))

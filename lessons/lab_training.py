@@ -8,7 +8,7 @@ import models
 import viz
 from models import variants
 from ui.i18n import md, t
-from ui.loaders import lab_model
+from ui.loaders import lab_model, with_status
 
 POLL_SECONDS = 1.0  # the live loss curve's refresh while a variant trains
 
@@ -67,14 +67,14 @@ def training_panel(jobs: variants.Jobs, side: str, cfg: models.ModelConfig, key:
 
 
 def side_model(
-    jobs: variants.Jobs, weights: str, cfg_json: str, key: str
+    jobs: variants.Jobs, weights: str, side: str, cfg_json: str, key: str
 ) -> tuple[models.LiveModel, str | None, dict | None]:
     """(model, trained key or None, training history or None); a corrupt cache entry is reported,
     deleted and the side falls back to its random initialisation."""
     trained = key if key in jobs.trained and weights == "trained" else None
     if trained is not None:
         try:
-            model = lab_model(cfg_json, trained)
+            model = with_status(t("lab.loading_trained", side=t(f"lab.side.{side}")), lab_model, cfg_json, trained)
             return model, trained, model.meta["history"]
         except variants.CorruptEntry as e:
             jobs.forget(key)

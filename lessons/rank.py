@@ -7,7 +7,7 @@ import viz
 from lessons.rank_toys import exact_text, pitfall, toy
 from ui import controls, shell, state
 from ui.i18n import names, t
-from ui.loaders import head_rank_report, rank_sweep
+from ui.loaders import head_rank_report, rank_sweep, with_status
 from ui.params import DTYPES, SWEEP_INPUTS, TOLERANCES
 from viz.palette import MASK_KIND_COLORS, WEIGHT_DASH
 from viz.plots import Series
@@ -150,8 +150,10 @@ def sweep() -> None:
     c2.slider(t("rank.samples"), 2, 16, key="samples")
     shell.track("sweep_in", "samples")
     inputs, n_samples = st.session_state["sweep_in"], st.session_state["samples"]
-    with st.spinner(t("rank.sweep_running")):
-        runs = {w: rank_sweep(settings.model, w, inputs, n_samples) for w in ("trained", "random")}
+    weights, runs = ("trained", "random"), {}
+    for k, w in enumerate(weights):
+        doing = t("rank.sweep_running", weights=t(f"weights.{w}"), samples=n_samples, k=k + 1, n=len(weights))
+        runs[w] = with_status(doing, rank_sweep, settings.model, w, inputs, n_samples)
     x = runs["trained"]["lengths"]
     for what in ("effective", "numerical"):
         series = [

@@ -7,7 +7,10 @@ st.cache_data keyed by everything that determines them.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import json
+from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
@@ -23,6 +26,46 @@ from .params import MAX_NEW
 # thread pool per running session on the same 2 cores. bench/load.py, 40 sessions without think time:
 # 2 threads 14.6 reruns/s, p95 4.6 s, 36 server threads; 1 thread 15.0 reruns/s, p95 3.1 s, 18 threads.
 torch.set_num_threads(1)
+
+_computed: set[tuple] = set()  # (loader, arguments) that this process has computed: later calls are cache hits
+
+
+def _call_key(fn: Callable, args: tuple, kwargs: dict) -> tuple:
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    bound.apply_defaults()  # get_model("x") and get_model("x", "trained") are the same entry
+    return (fn.__qualname__, tuple(bound.arguments.items()))
+
+
+def _remembered(fn: Callable) -> Callable:
+    """Under a st.cache_* decorator: records each computed call, so a page can tell a cache hit
+    (instant, nothing shown) from a first computation (shown with st.status, see with_status)."""
+
+    @functools.wraps(fn)
+    def inner(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        _computed.add(_call_key(fn, args, kwargs))
+        return out
+
+    return inner
+
+
+def computed(loader: Callable, *args, **kwargs) -> bool:
+    """Whether loader(*args) already ran in this process (so the call is a cache hit, unless the
+    entry was evicted since)."""
+    return _call_key(inspect.unwrap(loader), args, kwargs) in _computed
+
+
+def with_status(label: str, loader: Callable, *args, **kwargs):
+    """loader(*args), instant when cached; a first computation (a model, a trained variant, a sweep)
+    runs under an st.status saying what is happening, removed once done, so the page never looks frozen."""
+    if computed(loader, *args, **kwargs):
+        return loader(*args, **kwargs)
+    box = st.empty()
+    try:
+        with box.status(label):
+            return loader(*args, **kwargs)
+    finally:
+        box.empty()
 
 
 @st.cache_resource(show_spinner=False)
@@ -93,6 +136,7 @@ def head_rank_report(
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
+@_remembered
 def rank_sweep(name: str, weights: str, inputs: str, n_samples: int) -> dict[str, np.ndarray]:
     return experiments.rank_sweep(get_model(name, weights), n_samples=n_samples, inputs=inputs)
 
@@ -219,6 +263,7 @@ def training_jobs() -> variants.Jobs:
 
 
 @st.cache_resource(show_spinner=False, max_entries=24)
+@_remembered
 def lab_model(config_json: str, trained_key: str | None) -> models.LiveModel:
     """A lab configuration: random init from its seed, or the weights trained here (read from the
     cache once; variants.CorruptEntry when the entry is bad, which the page reports)."""
