@@ -11,7 +11,7 @@ shell.freeze_gc_once()
 
 with shell.run_slot():  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS)
     guides.apply_pending()  # a guided lesson's step, before any widget is drawn
-    ignored = url.restore_once(params.PARAMS)
+    ignored = url.restore_once(params.PARAMS, params.ALIASES)
     settings = shell.sidebar()
     home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)
     lessons = {

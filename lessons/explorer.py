@@ -48,11 +48,13 @@ shell.track("view", "autoscale")
 
 if view == "grid":
     layer, head = controls.layer_head(model.config)
-    fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.scale, labels=labels)
+    fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.figure_scale, labels=labels)
     charts.plot(st, fig, key="grid")
     st.caption(t("explorer.grid_caption"))
     title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
-    big = viz.heatmap(att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
+    big = viz.heatmap(
+        att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels
+    )
     shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
     shown, what = att, f"{kind} [layers, heads, queries, keys]"
 elif view == "lines":
@@ -62,7 +64,7 @@ elif view == "lines":
         t("ctl.focus"), [None, *range(len(q_tokens))], key="focus",
         format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
     )  # fmt: skip
-    fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.scale, labels=labels)
+    fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.figure_scale, labels=labels)
     charts.plot(st, fig, key="lines")
     st.caption(t("explorer.lines_caption"))
     shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
@@ -82,7 +84,7 @@ else:
         st.caption(t("explorer.rollout_caption"))
     else:
         shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
-    fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
+    fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels)
     shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
     what = f"{kind} {title}"
 
@@ -116,7 +118,7 @@ if kind != "decoder.cross":
                     zmin=0,
                     zmax=1,
                     text_fmt=".0%",
-                    scale=settings.scale,
+                    scale=settings.figure_scale,
                 ),
                 key=f"sinks_{what}",
             )

@@ -70,7 +70,7 @@ charts.plot(
         y_range=(0, 1.05),
         reference=raw[order],
         names_shown=(t("gen.used_greedy" if greedy else "gen.used"), t("gen.raw")),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="gen_probs",
 )
@@ -97,7 +97,7 @@ charts.plot(
         context,
         title=t("gen.row_title", layer=layer + 1),
         labels=viz_labels(),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="gen_row",
 )
@@ -116,7 +116,7 @@ charts.plot(
         reused=t("gen.kv_reused"),
         new=t("gen.kv_new"),
         labels=viz_labels(),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="gen_kv",
 )

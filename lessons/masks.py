@@ -43,11 +43,11 @@ for kind in MASKS:
     st.markdown(t(f"mask.{kind}.explain"))
     left, right = st.columns(2)
     mask = tr.masks[self_key]
-    fig = viz.mask_heatmap(mask, tr.tokens, tr.tokens, scale=settings.scale, labels=labels)
+    fig = viz.mask_heatmap(mask, tr.tokens, tr.tokens, scale=settings.figure_scale, labels=labels)
     charts.plot(left, fig, key=f"m_{kind}")
     weights = tr.attention[self_key][layer, head]
     title = t("masks.attention_title", layer=layer + 1, head=head + 1)
-    fig = viz.heatmap(weights, tr.tokens, tr.tokens, title=title, scale=settings.scale, labels=labels)
+    fig = viz.heatmap(weights, tr.tokens, tr.tokens, title=title, scale=settings.figure_scale, labels=labels)
     shell.plot(fig, f"a_{kind}", weights, tr.tokens, tr.tokens, where=right)
 
 st.header(t("masks.perturb_title"))
@@ -70,6 +70,7 @@ for col, kind in zip(cols, ("causal", "bidirectional"), strict=True):
     after = trace_ids(settings.model, settings.weights, tuple(changed), kind).hidden[stream][-1]
     delta = np.abs(after - before).max(axis=-1)  # [T]: largest change of each position's output
     col.subheader(t(f"mask.{kind}"))
-    charts.plot(col, viz.change_bars(delta, base.tokens, changed_position=pos, scale=settings.scale, labels=labels),
+    charts.plot(col, viz.change_bars(delta, base.tokens, changed_position=pos, scale=settings.figure_scale,
+                                     labels=labels),
                      key=f"d_{kind}")  # fmt: skip
     col.caption(t("masks.changed_count", before=int((delta[:pos] > 1e-6).sum()), n=pos))

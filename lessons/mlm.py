@@ -71,7 +71,7 @@ else:
             title=t("mlm.top_title", pos=pos),
             highlight=[i for i, g in enumerate(guess) if g == original] or None,
             text_fmt=".2f",
-            scale=settings.scale,
+            scale=settings.figure_scale,
         ),
         key="mlm_top",
     )
@@ -87,7 +87,7 @@ else:
             run["tokens"],
             title=t("mlm.row_title", pos=pos, layer=layer + 1),
             labels=viz_labels(),
-            scale=settings.scale,
+            scale=settings.figure_scale,
         ),
         key="mlm_row",
     )
@@ -113,7 +113,7 @@ else:
                 y_title=t("sm.prob"),
                 title=t(f"mlm.versus.{who}", pos=pos),
                 text_fmt=".2f",
-                scale=settings.scale,
+                scale=settings.figure_scale,
             ),
             key=f"mlm_vs_{who}",
         )
@@ -134,14 +134,14 @@ st.caption(t("mlm.recipe_before"))
 STRIP_PX = 380  # fits a phone; wider screens get the same compact block
 charts.plot(
     st,
-    viz.token_strip(tokens, colors=colors, scale=settings.scale, width_px=STRIP_PX),
+    viz.token_strip(tokens, colors=colors, scale=settings.figure_scale, width_px=STRIP_PX),
     key="recipe_before",
     width="content",
 )
 st.caption(t("mlm.recipe_after"))
 charts.plot(
     st,
-    viz.token_strip(model.tokenizer.token_strs(inp), colors=colors, scale=settings.scale, width_px=STRIP_PX),
+    viz.token_strip(model.tokenizer.token_strs(inp), colors=colors, scale=settings.figure_scale, width_px=STRIP_PX),
     key="recipe_after",
     width="content",
 )
@@ -178,7 +178,7 @@ charts.plot(
         log_x=True,
         hlines=[(0.8, "80%"), (0.1, "10%")],  # 15% is the dotted line's target (in the title)
         y_range=(0, 1),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="recipe_converge",
 )

@@ -19,7 +19,7 @@ GRID_POINTS = 121
 ISO_COMPUTE = (1e20, 1e22, 1e24, 1e26)  # FLOPs: the dashed lines of constant 6·N·D
 
 settings = state.current()
-scale = settings.scale
+scale = settings.figure_scale
 for name in ("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "budget"):
     state.ensure(name)
 shell.track("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "budget")

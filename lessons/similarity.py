@@ -46,7 +46,7 @@ for col, kind in zip((c1, c2), ("mean", "cls"), strict=True):
             zmin=-1,
             zmax=1,
             text_fmt=".2f",
-            scale=settings.scale,
+            scale=settings.figure_scale,
         ),
         key=f"sim_{kind}",
     )

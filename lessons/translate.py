@@ -46,7 +46,7 @@ charts.plot(
         src_tokens,
         title=t("tr.row_title", token=out[-1], layer=layer + 1),
         labels=replace(viz_labels(), key=t("tr.source_tokens")),
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="tr_row",
 )
@@ -59,7 +59,7 @@ shell.plot(
         [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
         src_tokens,
         title=t("tr.matrix_title", layer=layer + 1, head=head + 1),
-        scale=settings.scale,
+        scale=settings.figure_scale,
         labels=labels,
     ),
     "tr_matrix",
@@ -92,7 +92,7 @@ charts.plot(
         highlight=0,
         text_fmt=".2g",
         log_y=True,
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="tr_probs",
 )
@@ -122,7 +122,7 @@ charts.plot(
         highlight=disagree or None,
         text_fmt=".2g",
         log_y=True,  # a wrong word gets 1e-7: only a log axis shows its (red) bar
-        scale=settings.scale,
+        scale=settings.figure_scale,
     ),
     key="tr_forced",
 )
@@ -151,7 +151,7 @@ shell.plot(
         forced_rows,
         tr.target_tokens,
         title=t("tr.self_title", layer=layer + 1, head=head + 1),
-        scale=settings.scale,
+        scale=settings.figure_scale,
         labels=labels,
     ),
     "tr_self",
@@ -166,7 +166,7 @@ shell.plot(
         forced_rows,
         forced_src,
         title=t("tr.cross_title", layer=layer + 1, head=head + 1),
-        scale=settings.scale,
+        scale=settings.figure_scale,
         labels=labels,
     ),
     "tr_cross",

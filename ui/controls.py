@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 import models
@@ -33,7 +35,15 @@ def _pick(label: str, n: int, key: str) -> None:
         st.select_slider(label, list(range(n)), format_func=number, key=key)
 
 
-def layer_head(cfg: models.ModelConfig, with_head: bool = True) -> tuple[int, int]:
+@dataclass(frozen=True)
+class Depth:
+    """How many layers and heads to offer when no one model has them (the lab: the larger of A and B)."""
+
+    n_layers: int
+    n_heads: int
+
+
+def layer_head(cfg: models.ModelConfig | Depth, with_head: bool = True) -> tuple[int, int]:
     _clamp("layer", cfg.n_layers)
     _clamp("head", cfg.n_heads)
     cols = st.columns(2)

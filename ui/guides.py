@@ -28,7 +28,7 @@ import streamlit as st
 
 from .i18n import md, t
 from .pages import LESSONS
-from .params import PARAMS
+from .params import PARAMS, canonical
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "guides"
 GUIDES_ENV = "ATTENTION_LAB_GUIDES"
@@ -124,10 +124,11 @@ def parse(text: str, source: str, pages: set[str]) -> Guide:
             raise GuideError(f"step {n + 1}: page = {page!r} is not one of {', '.join(sorted(pages))}",
                              _line_of(text, "page", at))  # fmt: skip
         params = {}
-        for name, value in (raw.get("params") or {}).items():
-            line = _line_of(text, name, at)
+        for written, value in (raw.get("params") or {}).items():
+            line = _line_of(text, written, at)
+            name = canonical(written)  # as written in the file; an old, renamed name still works (params.ALIASES)
             if name not in PARAMS or name in NOT_PRESET:
-                raise GuideError(f"step {n + 1}: {name!r} is not a parameter a step can set", line)
+                raise GuideError(f"step {n + 1}: {written!r} is not a parameter a step can set", line)
             if isinstance(value, list):
                 value = ",".join(str(v) for v in value)
             elif isinstance(value, bool):
@@ -135,7 +136,7 @@ def parse(text: str, source: str, pages: set[str]) -> Guide:
             try:
                 params[name] = PARAMS[name].parse(str(value))
             except (ValueError, TypeError):
-                raise GuideError(f"step {n + 1}: {name} = {value!r} is not a valid value", line) from None
+                raise GuideError(f"step {n + 1}: {written} = {value!r} is not a valid value", line) from None
         steps.append(Step(page, params, _words(raw.get("title"), "title", at), _words(raw.get("text"), "text", at),
                           _words(raw.get("question"), "question", at, required=False)))  # fmt: skip
     return Guide(Path(source).stem, _words(data.get("title"), "title", 1),

@@ -7,7 +7,10 @@ st.cache_data keyed by everything that determines them.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import json
+from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
@@ -23,6 +26,46 @@ from .params import MAX_NEW
 # thread pool per running session on the same 2 cores. bench/load.py, 40 sessions without think time:
 # 2 threads 14.6 reruns/s, p95 4.6 s, 36 server threads; 1 thread 15.0 reruns/s, p95 3.1 s, 18 threads.
 torch.set_num_threads(1)
+
+_computed: set[tuple] = set()  # (loader, arguments) that this process has computed: later calls are cache hits
+
+
+def _call_key(fn: Callable, args: tuple, kwargs: dict) -> tuple:
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    bound.apply_defaults()  # get_model("x") and get_model("x", "trained") are the same entry
+    return (fn.__qualname__, tuple(bound.arguments.items()))
+
+
+def _remembered(fn: Callable) -> Callable:
+    """Under a st.cache_* decorator: records each computed call, so a page can tell a cache hit
+    (instant, nothing shown) from a first computation (shown with st.status, see with_status)."""
+
+    @functools.wraps(fn)
+    def inner(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        _computed.add(_call_key(fn, args, kwargs))
+        return out
+
+    return inner
+
+
+def computed(loader: Callable, *args, **kwargs) -> bool:
+    """Whether loader(*args) already ran in this process (so the call is a cache hit, unless the
+    entry was evicted since)."""
+    return _call_key(inspect.unwrap(loader), args, kwargs) in _computed
+
+
+def with_status(label: str, loader: Callable, *args, **kwargs):
+    """loader(*args), instant when cached; a first computation (a model, a trained variant, a sweep)
+    runs under an st.status saying what is happening, removed once done, so the page never looks frozen."""
+    if computed(loader, *args, **kwargs):
+        return loader(*args, **kwargs)
+    box = st.empty()
+    try:
+        with box.status(label):
+            return loader(*args, **kwargs)
+    finally:
+        box.empty()
 
 
 @st.cache_resource(show_spinner=False)
@@ -69,12 +112,8 @@ def get_variant(name: str, positional: str) -> models.LiveModel:
     return models.build(dataclasses.replace(model.config, positional=positional), model.tokenizer)
 
 
-def _main_run(name: str, weights: str, text: str, mask: str | None = None, attn_scale: float | None = None):
-    return _run_main(get_model(name, weights), text, mask, attn_scale)
-
-
-def _run_main(model: models.LiveModel, text: str, mask: str | None = None, attn_scale: float | None = None):
-    """The main self-attention's run: for the encoder-decoder the encoder side only (no translation)."""
+def _self_attention_run(model: models.LiveModel, text: str, mask: str | None = None, attn_scale: float | None = None):
+    """A run for the model's main self-attention: for the encoder-decoder the encoder side only (no translation)."""
     target = "" if model.config.arch == "encoder-decoder" else None
     return model.run(text, target=target, mask=mask, attn_scale=attn_scale)
 
@@ -82,18 +121,22 @@ def _run_main(model: models.LiveModel, text: str, mask: str | None = None, attn_
 @st.cache_data(show_spinner=False, max_entries=32)
 def self_scores(name: str, weights: str, text: str, mask: str) -> tuple[list[str], np.ndarray]:
     """(tokens, scaled pre-softmax scores [L, H, T, T]) of the main self-attention under a mask."""
-    tr = _main_run(name, weights, text, mask)
+    tr = _self_attention_run(get_model(name, weights), text, mask)
     return tr.tokens, tr.scores[self_key(get_model(name, weights))]
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def rank_report(name: str, weights: str, text: str, mask: str, layer: int, head: int, dtype: str, tol: float | None):
-    """One head's RankReport: SVDs are computed for what is shown, then cached."""
+def head_rank_report(
+    name: str, weights: str, text: str, mask: str, layer: int, head: int, dtype: str, tol: float | None
+) -> analysis.RankReport:
+    """The RankReport of one head of a shipped model on text (analysis.rank_report of its cached
+    scores): SVDs are computed for what is shown, then cached."""
     scores = self_scores(name, weights, text, mask)[1][layer, head]
     return analysis.rank_report(scores, np.dtype(dtype), tol)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
+@_remembered
 def rank_sweep(name: str, weights: str, inputs: str, n_samples: int) -> dict[str, np.ndarray]:
     return experiments.rank_sweep(get_model(name, weights), n_samples=n_samples, inputs=inputs)
 
@@ -117,7 +160,7 @@ def shuffle_deltas(name: str, text: str, seed: int) -> dict:
 def scaled_run(name: str, weights: str, text: str, attn_scale: float, top: int = 10) -> dict:
     """Attention, mean entropy per head and (decoder) the top next tokens at one attention scale."""
     model = get_model(name, weights)
-    tr = _main_run(name, weights, text, attn_scale=attn_scale)
+    tr = _self_attention_run(model, text, attn_scale=attn_scale)
     att = tr.attention[self_key(model)]
     out = {"tokens": tr.tokens, "attention": att, "entropy": analysis.row_entropy(att).mean(-1)}
     if model.config.arch == "decoder":
@@ -220,6 +263,7 @@ def training_jobs() -> variants.Jobs:
 
 
 @st.cache_resource(show_spinner=False, max_entries=24)
+@_remembered
 def lab_model(config_json: str, trained_key: str | None) -> models.LiveModel:
     """A lab configuration: random init from its seed, or the weights trained here (read from the
     cache once; variants.CorruptEntry when the entry is bad, which the page reports)."""
@@ -235,7 +279,7 @@ def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
     """What the lab shows of one configuration on the prompt: the main self-attention, mean entropy
     per head, the gaps between heads' keys (GQA), and the shuffle test's largest change."""
     model = lab_model(config_json, trained_key)
-    tr = _slim(_run_main(model, text))
+    tr = _slim(_self_attention_run(model, text))
     att = tr.attention[self_key(model)]
     order = experiments.shuffle_order(model, tr.ids)
     return {

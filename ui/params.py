@@ -40,8 +40,11 @@ DECODING = ("greedy", "sample")
 MAX_NEW = 64
 
 
-# architecture lab: two configurations, A and B; each field is a URL parameter a_<field> / b_<field>
+# architecture lab: two configurations, A and B; each field is a URL parameter a_<field> / b_<field>,
+# named after the ModelConfig field it sets (attn_scale is a code here: sqrt, one or inv)
 SIDES = ("a", "b")
+LAB_FIELDS = ("arch", "n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff", "norm_position", "norm", "activation",
+              "positional", "attn_scale", "bias", "tie_embeddings", "seed")  # fmt: skip
 LAB_LAYERS = (1, 2, 3, 4)
 LAB_D_MODEL = (32, 64, 128, 256)
 LAB_HEADS = (1, 2, 4, 8)
@@ -49,45 +52,55 @@ LAB_D_FF = (64, 128, 256, 512, 1024)
 LAB_SCALES = ("sqrt", "one", "inv")  # 1/sqrt(d_head) (Vaswani), 1 (no scale), 1/d_head (muP)
 LAB_PRESETS = {  # the families the notes compare, at the lab's small size
     "llama": dict(arch="decoder", norm_position="pre", norm="rmsnorm", activation="swiglu", positional="rope",
-                  kv=2, bias=False, tie=False),
+                  n_kv_heads=2, bias=False, tie_embeddings=False),
     "gpt2": dict(arch="decoder", norm_position="pre", norm="layernorm", activation="gelu", positional="learned",
-                 kv=4, bias=True, tie=True),
+                 n_kv_heads=4, bias=True, tie_embeddings=True),
     "bert": dict(arch="encoder", norm_position="post", norm="layernorm", activation="gelu", positional="learned",
-                 kv=4, bias=True, tie=True),
+                 n_kv_heads=4, bias=True, tie_embeddings=True),
     "vaswani": dict(arch="encoder-decoder", norm_position="post", norm="layernorm", activation="relu",
-                    positional="sinusoidal", kv=4, bias=True, tie=True),
+                    positional="sinusoidal", n_kv_heads=4, bias=True, tie_embeddings=True),
 }  # fmt: skip
 LAB_DEFAULTS = {
-    "a": dict(LAB_PRESETS["llama"], layers=2, d=64, heads=4, ff=256, scale="sqrt", seed=0),
-    "b": dict(LAB_PRESETS["gpt2"], layers=2, d=64, heads=4, ff=256, scale="sqrt", seed=0),
+    side: dict(LAB_PRESETS[preset], n_layers=2, d_model=64, n_heads=4, d_ff=256, attn_scale="sqrt", seed=0)
+    for side, preset in (("a", "llama"), ("b", "gpt2"))
 }
+# The lab's fields before they took ModelConfig's names: links and lesson files already shared use them.
+_LAB_OLD_NAMES = {"layers": "n_layers", "d": "d_model", "heads": "n_heads", "kv": "n_kv_heads", "ff": "d_ff",
+                  "scale": "attn_scale", "tie": "tie_embeddings"}  # fmt: skip
+ALIASES = {f"{side}_{old}": f"{side}_{new}" for side in SIDES for old, new in _LAB_OLD_NAMES.items()}
 # scaling page
 BUDGETS = tuple(round(18 + 0.01 * i, 2) for i in range(901))  # log10 of the training compute C in FLOPs: 1e18..1e27
 KV_DTYPES = ("bfloat16", "float32", "int8")
 
 
 def lab_params() -> dict[str, Param]:
-    """a_arch, a_layers, ... b_seed: every field of both lab configurations."""
+    """a_arch, a_n_layers, ... b_seed: every field of both lab configurations."""
     out = {}
     for side in SIDES:
         d = LAB_DEFAULTS[side]
         out |= {
             f"{side}_arch": Param(d["arch"], choice(*models.config.ARCHS)),
-            f"{side}_layers": Param(d["layers"], number_in(LAB_LAYERS)),
-            f"{side}_d": Param(d["d"], number_in(LAB_D_MODEL)),
-            f"{side}_heads": Param(d["heads"], number_in(LAB_HEADS)),
-            f"{side}_kv": Param(d["kv"], number_in(LAB_HEADS)),  # clamped to a divisor of heads by the page
-            f"{side}_ff": Param(d["ff"], number_in(LAB_D_FF)),
+            f"{side}_n_layers": Param(d["n_layers"], number_in(LAB_LAYERS)),
+            f"{side}_d_model": Param(d["d_model"], number_in(LAB_D_MODEL)),
+            f"{side}_n_heads": Param(d["n_heads"], number_in(LAB_HEADS)),
+            # clamped to a divisor of n_heads by the page
+            f"{side}_n_kv_heads": Param(d["n_kv_heads"], number_in(LAB_HEADS)),
+            f"{side}_d_ff": Param(d["d_ff"], number_in(LAB_D_FF)),
             f"{side}_norm_position": Param(d["norm_position"], choice(*models.config.NORM_POSITIONS)),
             f"{side}_norm": Param(d["norm"], choice(*models.config.NORMS)),
             f"{side}_activation": Param(d["activation"], choice(*models.config.ACTIVATIONS)),
             f"{side}_positional": Param(d["positional"], choice(*models.config.POSITIONALS)),
-            f"{side}_scale": Param(d["scale"], choice(*LAB_SCALES)),
+            f"{side}_attn_scale": Param(d["attn_scale"], choice(*LAB_SCALES)),
             f"{side}_bias": Param(d["bias"], **BOOL),
-            f"{side}_tie": Param(d["tie"], **BOOL),
+            f"{side}_tie_embeddings": Param(d["tie_embeddings"], **BOOL),
             f"{side}_seed": Param(d["seed"], int_in(0, 99)),
         }
     return out
+
+
+def canonical(name: str) -> str:
+    """A parameter's current name: an old name from ALIASES becomes the new one, others stay."""
+    return ALIASES.get(name, name)
 
 
 def number_in(options) -> Param:

@@ -27,7 +27,8 @@ class Settings:
     tables: bool = False  # every attention heatmap also as a table of numbers (screen readers)
 
     @property
-    def scale(self) -> float:
+    def figure_scale(self) -> float:
+        """Figure and font scale (projector mode); not the attention scale of the Softmax page."""
         return PRESENTATION_SCALE if self.present else 1.0
 
 

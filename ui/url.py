@@ -55,21 +55,28 @@ def text(raw: str) -> str:
 BOOL = {"parse": boolean, "dump": lambda v: "1" if v else "0"}
 
 
-def restore_once(params: dict[str, Param]) -> list[tuple[str, str]]:
-    """On a session's first run, copy valid URL parameters into widget state.
+def restore_once(params: dict[str, Param], aliases: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """On a session's first run, copy valid URL parameters into widget state. A renamed parameter's
+    old name (aliases: old -> new) still works, so links already shared open the same view; the new
+    name wins when a URL has both.
 
     Returns (name, raw value) of every parameter that was ignored, for one notice."""
     if st.session_state.get("_url_restored"):
         return []
     st.session_state["_url_restored"] = True
+    aliases = aliases or {}
     ignored = []
-    for name, raw in st.query_params.to_dict().items():
-        param = params.get(name)
+    query = st.query_params.to_dict()
+    for name, raw in query.items():
+        new = aliases.get(name, name)
+        if new != name and new in query:
+            continue
+        param = params.get(new)
         if param is None:
             ignored.append((name, raw))
             continue
         try:
-            st.session_state[name] = param.parse(raw)
+            st.session_state[new] = param.parse(raw)
         except (ValueError, TypeError):
             ignored.append((name, raw))
     return ignored

@@ -65,6 +65,17 @@ def test_a_teachers_folder_is_read(tmp_path: Path, monkeypatch):
     assert found["mine"].steps[0].params == {"model": "encoder", "layer": 1}  # 1-based in files, as in URLs
 
 
+def test_an_old_lab_parameter_name_in_a_lesson_file_sets_the_same_state():
+    """Lesson files written before the lab's fields took ModelConfig's names (b_kv, b_tie, a_d) still load."""
+    lab = GOOD.replace('page = "explorer"', 'page = "lab"')
+    old = lab.replace('model = "encoder", layer = 2', "b_kv = 2, b_tie = false, a_d = 128")
+    new = lab.replace('model = "encoder", layer = 2', "b_n_kv_heads = 2, b_tie_embeddings = false, a_d_model = 128")
+    parsed = [guides.parse(text, "mine.toml", PAGES).steps[0].params for text in (old, new)]
+    assert parsed[0] == parsed[1] == {"b_n_kv_heads": 2, "b_tie_embeddings": False, "a_d_model": 128}
+    with pytest.raises(guides.GuideError, match="b_kv = 3"):  # checked, and named as written
+        guides.parse(old.replace("b_kv = 2", "b_kv = 3"), "mine.toml", PAGES)
+
+
 def bar_caption(at) -> str:
     return next((c.value for c in at.caption if c.value.startswith("Guided lesson")), "")
 

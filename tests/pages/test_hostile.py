@@ -72,6 +72,6 @@ def test_extreme_parameter_values_never_raise(page, query):
 
 
 def test_the_extremes_cover_the_sliders():
-    assert {"layer", "head", "pe_n", "pit_n", "max_new", "temp", "kv_ctx", "albert_e", "a_layers", "samples"} <= set(
+    assert {"layer", "head", "pe_n", "pit_n", "max_new", "temp", "kv_ctx", "albert_e", "a_n_layers", "samples"} <= set(
         EXTREMES
     )

@@ -12,9 +12,7 @@ import models
 from models import analysis, variants
 from tests.pages.apptest import array, figures, open_app, table, titled
 from ui import loaders
-
-FIELDS = ("arch", "layers", "d", "heads", "kv", "ff", "norm_position", "norm", "activation", "positional", "scale",
-          "bias", "tie", "seed")  # fmt: skip
+from ui.params import LAB_FIELDS as FIELDS
 
 
 def lab(**query):
@@ -28,13 +26,14 @@ def gaps(at, side="A"):
 def lab_config(at, side="a") -> models.ModelConfig:
     """The side's ModelConfig as the page built it (from the widgets' state)."""
     s = {name: at.session_state[f"{side}_{name}"] for name in FIELDS}
-    heads, d = s["heads"], s["d"]
-    scale = {"sqrt": None, "one": 1.0, "inv": 1.0 / (d // heads)}[s["scale"]]
+    heads, d = s["n_heads"], s["d_model"]
+    scale = {"sqrt": None, "one": 1.0, "inv": 1.0 / (d // heads)}[s["attn_scale"]]
     return models.ModelConfig(
-        arch=s["arch"], vocab_size=2048, n_layers=s["layers"], d_model=d, n_heads=heads,
-        n_kv_heads=None if s["kv"] == heads else s["kv"], d_ff=s["ff"], norm_position=s["norm_position"],
-        norm=s["norm"], activation=s["activation"], positional=s["positional"], attn_scale=scale, max_len=128,
-        tie_embeddings=bool(s["tie"]), bias=bool(s["bias"]), seed=int(s["seed"]),
+        arch=s["arch"], vocab_size=2048, n_layers=s["n_layers"], d_model=d, n_heads=heads,
+        n_kv_heads=None if s["n_kv_heads"] == heads else s["n_kv_heads"], d_ff=s["d_ff"],
+        norm_position=s["norm_position"], norm=s["norm"], activation=s["activation"], positional=s["positional"],
+        attn_scale=scale, max_len=128, tie_embeddings=bool(s["tie_embeddings"]), bias=bool(s["bias"]),
+        seed=int(s["seed"]),
     )  # fmt: skip
 
 
@@ -50,7 +49,7 @@ def test_defaults_render_both_sides_random_init():
 
 @pytest.mark.parametrize("kv", [4, 2, 1])  # MHA, GQA, MQA
 def test_gqa_heads_share_keys(kv):
-    g = gaps(lab(a_heads="4", a_kv=str(kv)), "A")
+    g = gaps(lab(a_n_heads="4", a_n_kv_heads=str(kv)), "A")
     group = 4 // kv
     for i in range(4):
         for j in range(4):
@@ -79,9 +78,10 @@ def side_figures(at, side):
 @pytest.mark.parametrize(
     ("key", "value", "what"),
     [("a_activation", "relu", "attention"), ("a_norm", "layernorm", "both"), ("a_norm_position", "post", "both"),
-     ("a_positional", "sinusoidal", "attention"), ("a_scale", "one", "attention"), ("a_seed", 3, "attention"),
-     ("a_d", 128, "both"), ("a_ff", 512, "both"), ("a_bias", True, "params"), ("a_tie", True, "params"),
-     ("a_kv", 1, "both"), ("a_layers", 3, "both"), ("a_arch", "encoder", "attention")],
+     ("a_positional", "sinusoidal", "attention"), ("a_attn_scale", "one", "attention"), ("a_seed", 3, "attention"),
+     ("a_d_model", 128, "both"), ("a_d_ff", 512, "both"), ("a_bias", True, "params"),
+     ("a_tie_embeddings", True, "params"), ("a_n_kv_heads", 1, "both"), ("a_n_layers", 3, "both"),
+     ("a_arch", "encoder", "attention")],
 )  # fmt: skip
 def test_every_toggle_changes_its_side_only(key, value, what):
     """Biases start at 0 and tying shares a matrix: at initialisation they change the parameter count, not
@@ -92,7 +92,7 @@ def test_every_toggle_changes_its_side_only(key, value, what):
         at.toggle(key=key).set_value(value).run()
     elif key == "a_seed":
         at.number_input(key=key).set_value(value).run()
-    elif key in ("a_d", "a_ff", "a_layers"):
+    elif key in ("a_d_model", "a_d_ff", "a_n_layers"):
         at.select_slider(key=key).set_value(value).run()
     else:
         at.selectbox(key=key).set_value(value).run()
@@ -110,7 +110,7 @@ def test_every_toggle_changes_its_side_only(key, value, what):
 
 def test_scale_one_sharpens_attention():
     """Without 1/sqrt(d_head) the scores are sqrt(d_head) times larger: lower entropy."""
-    sharp, soft = lab(a_scale="one"), lab(a_scale="inv")
+    sharp, soft = lab(a_attn_scale="one"), lab(a_attn_scale="inv")
     ent = lambda at: array(titled(at, "Mean attention entropy")["data"][0]["z"]).mean()  # noqa: E731
     assert ent(sharp) < ent(lab()) < ent(soft)
 

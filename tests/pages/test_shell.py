@@ -1,5 +1,7 @@
 """The shell: home page, language, URL state (restore, bad parameters), weights, errors."""
 
+import contextlib
+
 import numpy as np
 
 import models
@@ -92,3 +94,26 @@ def test_every_way_a_run_ends_gives_its_script_slot_back():
         if ok:
             shell._run_slots.release()
     assert all(taken)
+
+
+def test_with_status_shows_a_first_computation_and_nothing_once_cached(monkeypatch):
+    """A slow first load (a model, a trained variant, a sweep) says what it is doing; a cached call is instant."""
+    shown = []
+
+    class Box:
+        def status(self, label):
+            shown.append(label)
+            return contextlib.nullcontext()
+
+        def empty(self):
+            pass
+
+    monkeypatch.setattr(loaders.st, "empty", Box)
+
+    @loaders._remembered
+    def power(x, p=2):
+        return x**p
+
+    assert loaders.with_status("first", power, 3) == 9 and shown == ["first"]
+    assert loaders.with_status("again", power, 3, 2) == 9 and shown == ["first"]  # the same call, defaults bound
+    assert loaders.with_status("other", power, 4) == 16 and shown == ["first", "other"]

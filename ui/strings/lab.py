@@ -167,6 +167,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.stop": {"en": "Stop training", "zh": "停止训练"},
     "lab.cancelled": {"en": "Training was stopped; nothing was saved.", "zh": "训练已停止；没有保存任何内容。"},
     "lab.failed": {"en": "Training failed: {error}", "zh": "训练失败：{error}"},
+    "lab.loading_trained": {
+        "en": "Loading the weights trained for side {side} from disk…",
+        "zh": "正在从磁盘加载为 {side} 侧训练的权重……",
+    },
     "lab.corrupt": {
         "en": "The saved weights of this variant could not be read ({error}). They were deleted: train it again to "
         "rebuild them.",

@@ -143,7 +143,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "sweep_in.random": {"en": "random tokens", "zh": "随机词元"},
     "sweep_in.text": {"en": "toy-language text", "zh": "玩具语言文本"},
     "rank.samples": {"en": "Samples per length", "zh": "每个长度的样本数"},
-    "rank.sweep_running": {"en": "Running the sweep (once; cached)…", "zh": "正在运行扫描（仅首次，之后缓存）……"},
+    "rank.sweep_running": {
+        "en": "Measuring the ranks of the {weights} model at every length, {samples} inputs each ({k} of {n}; once, "
+        "then cached)…",
+        "zh": "正在测量{weights}模型在每个长度上的秩，每个长度 {samples} 个输入（第 {k}/{n} 项；仅首次，之后缓存）……",
+    },
     "rank.sweep_series": {"en": "{mask}, {weights}", "zh": "{mask}，{weights}"},
     "rank.length": {"en": "sequence length n (log scale)", "zh": "序列长度 n（对数坐标）"},
     "rank.sweep_y.effective": {"en": "effective rank / n", "zh": "有效秩 / n"},

@@ -1,0 +1,200 @@
+"""The Positional lesson's later sections: RoPE, a learned table, and no positional encoding at all
+(the shuffle test); and the helpers the whole page draws with."""
+
+import numpy as np
+import streamlit as st
+
+import models
+import viz
+from models import analysis
+from models.positional import pair_frequencies, rope_rotate, rope_score_grid, sinusoidal_table
+from ui import charts, shell, state
+from ui.i18n import names, t
+from ui.loaders import get_model, learned_positions, shuffle_deltas
+from ui.state import Settings
+from viz import Arrow, Series
+
+ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are float32 rounding
+
+
+def signed_map(fig_scale, a, title, x_title, y_title, hover, limit=None, square=True):
+    """A big position table (no cell text) on the red-white-blue scale, symmetric around 0."""
+    return viz.value_heatmap(
+        a, None, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
+        zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=fig_scale,
+    )  # fmt: skip
+
+
+def number(x: float) -> str:
+    """3 significant digits, without exponent notation for the long periods (47,124, not 4.71e+04)."""
+    return f"{x:,.0f}" if x >= 1000 else f"{x:.3g}"
+
+
+# ---------------------------------------------------------------- RoPE
+def rope(fig_scale: float) -> None:
+    """RoPE rotates q and k by their positions, so q·k depends only on the offset n − m."""
+    st.header(t("pos.rope_title"))
+    st.markdown(t("pos.rope_intro"))
+    st.latex(r"\langle R_{m}\,q,\;R_{n}\,k\rangle=q^{\top}R_{m}^{\top}R_{n}\,k=q^{\top}R_{n-m}\,k")
+    st.latex(
+        r"R_{m}=\bigoplus_i\begin{pmatrix}\cos m\theta_i&-\sin m\theta_i\\ \sin m\theta_i&\cos m\theta_i\end{pmatrix}"
+    )
+    for name in ("rope_m", "rope_n"):
+        state.ensure(name)
+    c1, c2 = st.columns(2)
+    c1.slider(t("pos.rope_m"), 0, 64, key="rope_m")
+    c2.slider(t("pos.rope_n"), 0, 64, key="rope_n")
+    shell.track("rope_m", "rope_n")
+    qm, kn = st.session_state["rope_m"], st.session_state["rope_n"]
+    d_rope = 32
+    rng = np.random.default_rng(7)  # one fixed q and k, so moving a slider moves only the positions
+    q, kv = rng.normal(size=d_rope), rng.normal(size=d_rope)
+    theta = pair_frequencies(d_rope)
+    rq = rope_rotate(q[None], np.array([qm]))[0]
+    rk = rope_rotate(kv[None], np.array([kn]))[0]
+    shifted = rope_rotate(q[None], np.array([qm + 10]))[0] @ rope_rotate(kv[None], np.array([kn + 10]))[0]
+    arrows = [
+        Arrow(q[0], q[1], "q", viz.HEAD_COLORS[0], dash="dot"),
+        Arrow(rq[0], rq[1], f"q, m={qm}", viz.HEAD_COLORS[0]),
+        Arrow(kv[0], kv[1], "k", viz.HEAD_COLORS[1], dash="dot"),
+        Arrow(rk[0], rk[1], f"k, n={kn}", viz.HEAD_COLORS[1]),
+    ]
+    c1, c2 = st.columns(2)
+    charts.plot(
+        c1,
+        viz.plane_vectors(
+            arrows,
+            title=t("pos.rope_fig", theta=f"{theta[0]:.3g}"),
+            x_title=t("pos.pair_x"),
+            y_title=t("pos.pair_y"),
+            scale=fig_scale,
+        ),
+        key="rope_plane",
+    )
+    grid = rope_score_grid(q, kv, 64)
+    charts.plot(
+        c2,
+        signed_map(fig_scale, grid, t("pos.rope_grid"), t("pos.key_pos"), t("pos.query_pos"), "q·k"),
+        key="rope_grid",
+    )
+    rope_spread = max(float(np.ptp(np.diagonal(grid, o))) for o in range(-63, 64))
+    st.markdown(
+        t(
+            "pos.rope_numbers",
+            m=qm,
+            n=kn,
+            dot=f"{rq @ rk:.6f}",
+            m2=qm + 10,
+            n2=kn + 10,
+            dot2=f"{shifted:.6f}",
+            plain=f"{q @ kv:.6f}",
+            norm_q=f"{np.linalg.norm(q):.6f}",
+            norm_rq=f"{np.linalg.norm(rq):.6f}",
+            spread=f"{rope_spread:.1e}",
+            d=d_rope,
+        )
+    )
+
+
+# ---------------------------------------------------------------- learned
+def learned(settings: Settings, fig_scale: float) -> None:
+    """A trained model's learned position table: near positions look alike, like the sinusoidal ones."""
+    source = "encoder"  # the shipped encoder, or the selected model when it has a learned table (MiniLM)
+    try:
+        if settings.model != source and get_model(settings.model).config.positional == "learned":
+            source = settings.model
+    except models.WeightsError:
+        pass  # the shuffle section below says what is missing
+    st.header(t("pos.learned_title", model=names("model")(source)))
+    table = learned_positions(source)
+    learned_cos = analysis.cosine_matrix(table)
+    sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
+    c1, c2 = st.columns(2)
+    charts.plot(
+        c1,
+        signed_map(
+            fig_scale,
+            learned_cos,
+            t("pos.learned_fig", n=table.shape[0], d=table.shape[1]),
+            "pos′",
+            "pos",
+            "cos",
+            limit=1,
+        ),
+        key="learned_sim",
+    )
+    offsets = np.arange(33)
+    charts.plot(
+        c2,
+        viz.lines(
+            offsets,
+            [
+                Series(t("pos.learned_series"), analysis.mean_by_offset(learned_cos, 32)),
+                Series(t("pos.sin_series"), analysis.mean_by_offset(sin_cos, 32)),
+            ],
+            x_title=t("pos.offset"),
+            y_title=t("pos.mean_cos"),
+            title=t("pos.by_offset"),
+            scale=fig_scale,
+        ),
+        key="learned_offset",
+    )
+    near, far = analysis.mean_by_offset(learned_cos, 32)[[1, 32]]
+    st.markdown(t("pos.learned_explain", near=f"{near:.2f}", far=f"{far:.2f}"))
+
+
+# ---------------------------------------------------------------- no positional encoding
+def no_positional(settings: Settings, fig_scale: float) -> None:
+    """The shuffle test: without positions, attention is blind to word order (bidirectional)."""
+    st.header(t("pos.none_title"))
+    st.markdown(t("pos.none_intro"))
+    model = shell.model_or_stop(settings)
+    text = shell.prompt_or_stop(settings, model)
+    state.ensure("shuf")
+    st.number_input(t("pos.shuffle_seed"), 0, 999, key="shuf", help=t("pos.shuffle_seed_help"))
+    shell.track("shuf")
+    res = shuffle_deltas(settings.model, text, st.session_state["shuf"])
+    tokens, order = res["tokens"], res["order"]
+    if order == list(range(len(tokens))):
+        st.info(t("pos.none_too_short"))
+        shell.stop()
+    shuffled = [tokens[o] for o in order]
+    st.caption(t("pos.original"))
+    shell.token_chips(tokens)
+    st.caption(t("pos.shuffled"))
+    shell.token_chips(shuffled)
+    cases = (
+        ("none.bidirectional", t("pos.case.none_bi")),
+        ("none.causal", t("pos.case.none_causal")),
+        (
+            "trained",
+            t(
+                "pos.case.trained",
+                pe=t(f"pe.{model.config.positional}"),
+                mask=t(f"mask.{model.config.default_mask}").lower(),
+            ),
+        ),
+    )
+    top = max(float(res[key].max()) for key, _ in cases) or 1.0
+    cols = st.columns(3)
+    for col, (key, title) in zip(cols, cases, strict=True):
+        delta = res[key]
+        charts.plot(
+            col,
+            viz.bars(
+                delta,
+                shuffled,
+                x_title=t("pos.shuffled_pos"),
+                y_title=t("pos.delta"),
+                title=title,
+                text_fmt=None,
+                log_y=True,  # 1e-7 (rounding) beside 30: only a log axis shows both
+                y_range=(ROUNDING, top * 2),
+                scale=fig_scale,
+            ),
+            key=f"shuffle_{key}",
+        )
+        col.caption(t("pos.max_delta", value=f"{delta.max():.1e}"))
+    st.markdown(
+        t("pos.none_explain", bi=f"{res['none.bidirectional'].max():.1e}", causal=f"{res['none.causal'].max():.2g}")
+    )
