@@ -60,7 +60,7 @@ def config_controls(side: str) -> models.ModelConfig:
     st.pills(t("lab.preset"), list(LAB_PRESETS), format_func=names("lab.preset"), key=key("preset"),
              on_change=_apply_preset, args=(side,))  # fmt: skip
     widgets = [
-        lambda: st.selectbox(t("lab.arch"), ARCHS, format_func=names("lab.arch"), key=key("arch")),
+        lambda: st.selectbox(t("lab.arch"), ARCHS, format_func=names("common.arch"), key=key("arch")),
         lambda: st.select_slider(t("lab.layers"), LAB_LAYERS, key=key("layers"), help=t("lab.layers_help")),
         lambda: st.select_slider("d_model", LAB_D_MODEL, key=key("d"), help=t("lab.d_help")),
         lambda: st.select_slider(t("lab.heads"), LAB_HEADS, key=key("heads"), help=t("lab.heads_help")),
@@ -242,7 +242,7 @@ parts = list(counts["a"])
 st.plotly_chart(
     viz.bars(np.array([counts["a"][p] for p in parts], dtype=float), [t(f"part.{p}") for p in parts],
              reference=np.array([counts["b"][p] for p in parts], dtype=float),
-             names_shown=(t("lab.side.a"), t("lab.side.b")), x_title="", y_title=t("lab.params"),
+             names_shown=(t("lab.side.a"), t("lab.side.b")), x_title="", y_title=t("common.params"),
              title=t("lab.params_fig"), text_fmt=None, log_y=True, scale=scale),
     key="lab_params",
 )  # fmt: skip

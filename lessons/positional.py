@@ -18,24 +18,24 @@ ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are f
 
 settings = state.current()
 scale = settings.scale
-st.markdown(t("pos.intro"))
+st.markdown(t("positional.intro"))
 
 # ---------------------------------------------------------------- sinusoidal
-st.header(t("pos.sin_title"))
+st.header(t("positional.sin_title"))
 st.latex(r"PE_{(pos,\,2i)}=\sin\!\big(pos\cdot\omega_i\big),\quad PE_{(pos,\,2i+1)}=\cos\!\big(pos\cdot\omega_i\big)")
 st.latex(r"\omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}")
-st.caption(t("pos.sin_source"))
+st.caption(t("positional.sin_source"))
 for name in ("pe_d", "pe_base", "pe_n", "pe_dims"):
     state.ensure(name)
 c1, c2, c3 = st.columns(3)
 c1.select_slider("d_model", PE_DIMS, key="pe_d")
-c2.select_slider(t("pos.base"), PE_BASES, key="pe_base", help=t("pos.base_help"))
-c3.slider(t("pos.positions"), 16, 512, key="pe_n", step=16)
+c2.select_slider(t("positional.base"), PE_BASES, key="pe_base", help=t("positional.base_help"))
+c3.slider(t("positional.positions"), 16, 512, key="pe_n", step=16)
 d, base, n_pos = st.session_state["pe_d"], st.session_state["pe_base"], st.session_state["pe_n"]
 kept = [i for i in st.session_state["pe_dims"] if i < d] or [0]
 if kept != st.session_state["pe_dims"]:
     st.session_state["pe_dims"] = kept
-st.multiselect(t("pos.dims"), list(range(d)), key="pe_dims", max_selections=8, help=t("pos.dims_help"))
+st.multiselect(t("positional.dims"), list(range(d)), key="pe_dims", max_selections=8, help=t("positional.dims_help"))
 shell.track("pe_d", "pe_base", "pe_n", "pe_dims")
 dims = st.session_state["pe_dims"] or [0]
 pe = sinusoidal_table(n_pos, d, base)  # [P, d]
@@ -57,37 +57,45 @@ def number(x: float) -> str:
 
 def dim_name(i: int) -> str:
     fn = "sin" if i % 2 == 0 else "cos"
-    return t("pos.dim_series", i=i, fn=fn, period=number(2 * np.pi / omega[i // 2]))
+    return t("positional.dim_series", i=i, fn=fn, period=number(2 * np.pi / omega[i // 2]))
 
 
 waves = viz.plots.lines(
     np.arange(n_pos),
     [Series(dim_name(i), pe[:, i], markers=False) for i in dims],
-    x_title=t("pos.pos"),
+    x_title=t("positional.pos"),
     y_title="PE(pos, i)",
-    title=t("pos.waves_title"),
+    title=t("positional.waves_title"),
     y_range=(-1.1, 1.1),
     scale=scale,
 )
 st.plotly_chart(waves, key="pe_waves")
-st.markdown(t("pos.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
+st.markdown(t("positional.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
 c1, c2 = st.columns(2)
 c1.plotly_chart(
-    signed_map(pe, t("pos.table_title", n=n_pos, d=d), t("pos.dim"), t("pos.pos"), "PE", limit=1, square=False),
+    signed_map(
+        pe,
+        t("positional.table_title", n=n_pos, d=d),
+        t("positional.dim"),
+        t("positional.pos"),
+        "PE",
+        limit=1,
+        square=False,
+    ),
     key="pe_table",
 )
 sim = pe @ pe.T
 c2.plotly_chart(
-    signed_map(sim, t("pos.sim_title"), "pos′", "pos", "PE·PE"),
+    signed_map(sim, t("positional.sim_title"), "pos′", "pos", "PE·PE"),
     key="pe_sim",
 )
 spread = max(float(np.ptp(np.diagonal(sim, k))) for k in range(n_pos))
-st.markdown(t("pos.sim_explain", d=d, spread=f"{spread:.1e}"))
+st.markdown(t("positional.sim_explain", d=d, spread=f"{spread:.1e}"))
 
-with st.expander(t("pos.cell_title"), expanded=True):
+with st.expander(t("positional.cell_title"), expanded=True):
     c1, c2 = st.columns(2)
-    pos = c1.number_input(t("pos.pos"), 0, n_pos - 1, value=min(5, n_pos - 1), key="pe_cell_pos")
-    dim = c2.number_input(t("pos.dim"), 0, d - 1, value=min(10, d - 1), key="pe_cell_dim")
+    pos = c1.number_input(t("positional.pos"), 0, n_pos - 1, value=min(5, n_pos - 1), key="pe_cell_pos")
+    dim = c2.number_input(t("positional.dim"), 0, d - 1, value=min(10, d - 1), key="pe_cell_dim")
     i = dim // 2
     fn = "sin" if dim % 2 == 0 else "cos"
     angle = pos * omega[i]
@@ -95,8 +103,8 @@ with st.expander(t("pos.cell_title"), expanded=True):
     st.latex(rf"=\{fn}({angle:.4f})={pe[pos, dim]:.6f}")
 
 # ---------------------------------------------------------------- shift = rotation
-st.header(t("pos.shift_title"))
-st.markdown(t("pos.shift_intro"))
+st.header(t("positional.shift_title"))
+st.markdown(t("positional.shift_intro"))
 st.latex(
     r"\begin{pmatrix}PE_{(pos+k,\,2i)}\\PE_{(pos+k,\,2i+1)}\end{pmatrix}="
     r"\begin{pmatrix}\cos k\omega_i&\sin k\omega_i\\-\sin k\omega_i&\cos k\omega_i\end{pmatrix}"
@@ -107,9 +115,9 @@ for name in ("pe_k", "pe_pos", "pe_pair"):
 st.session_state["pe_pair"] = min(st.session_state["pe_pair"], d // 2 - 1)
 st.session_state["pe_pos"] = min(st.session_state["pe_pos"], n_pos - 1)
 c1, c2, c3 = st.columns(3)
-c1.slider(t("pos.pos"), 0, n_pos - 1, key="pe_pos")
-c2.slider(t("pos.offset"), 0, 64, key="pe_k")
-c3.slider(t("pos.pair"), 0, d // 2 - 1, key="pe_pair", help=t("pos.pair_help"))
+c1.slider(t("positional.pos"), 0, n_pos - 1, key="pe_pos")
+c2.slider(t("positional.offset"), 0, 64, key="pe_k")
+c3.slider(t("positional.pair"), 0, d // 2 - 1, key="pe_pair", help=t("positional.pair_help"))
 shell.track("pe_k", "pe_pos", "pe_pair")
 k, p0, pair = st.session_state["pe_k"], st.session_state["pe_pos"], st.session_state["pe_pair"]
 m = shift_matrix(k, d, base)
@@ -124,7 +132,7 @@ c1, c2 = st.columns([3, 2])
 c1.plotly_chart(
     viz.plots.plane_vectors(
         arrows,
-        title=t("pos.shift_fig", pair=pair, d0=2 * pair, d1=2 * pair + 1),
+        title=t("positional.shift_fig", pair=pair, d0=2 * pair, d1=2 * pair + 1),
         x_title=f"PE(pos, {2 * pair}) = sin",
         y_title=f"PE(pos, {2 * pair + 1}) = cos",
         circle=1.0,
@@ -134,7 +142,7 @@ c1.plotly_chart(
 )
 c2.markdown(
     t(
-        "pos.shift_numbers",
+        "positional.shift_numbers",
         k=k,
         pair=pair,
         omega=f"{omega[pair]:.4g}",
@@ -146,15 +154,15 @@ c2.markdown(
 )
 
 # ---------------------------------------------------------------- RoPE
-st.header(t("pos.rope_title"))
-st.markdown(t("pos.rope_intro"))
+st.header(t("positional.rope_title"))
+st.markdown(t("positional.rope_intro"))
 st.latex(r"\langle R_{m}\,q,\;R_{n}\,k\rangle=q^{\top}R_{m}^{\top}R_{n}\,k=q^{\top}R_{n-m}\,k")
 st.latex(r"R_{m}=\bigoplus_i\begin{pmatrix}\cos m\theta_i&-\sin m\theta_i\\ \sin m\theta_i&\cos m\theta_i\end{pmatrix}")
 for name in ("rope_m", "rope_n"):
     state.ensure(name)
 c1, c2 = st.columns(2)
-c1.slider(t("pos.rope_m"), 0, 64, key="rope_m")
-c2.slider(t("pos.rope_n"), 0, 64, key="rope_n")
+c1.slider(t("positional.rope_m"), 0, 64, key="rope_m")
+c2.slider(t("positional.rope_n"), 0, 64, key="rope_n")
 shell.track("rope_m", "rope_n")
 qm, kn = st.session_state["rope_m"], st.session_state["rope_n"]
 d_rope = 32
@@ -174,22 +182,22 @@ c1, c2 = st.columns(2)
 c1.plotly_chart(
     viz.plots.plane_vectors(
         arrows,
-        title=t("pos.rope_fig", theta=f"{theta[0]:.3g}"),
-        x_title=t("pos.pair_x"),
-        y_title=t("pos.pair_y"),
+        title=t("positional.rope_fig", theta=f"{theta[0]:.3g}"),
+        x_title=t("positional.pair_x"),
+        y_title=t("positional.pair_y"),
         scale=scale,
     ),
     key="rope_plane",
 )
 grid = rope_score_grid(q, kv, 64)
 c2.plotly_chart(
-    signed_map(grid, t("pos.rope_grid"), t("pos.key_pos"), t("pos.query_pos"), "q·k"),
+    signed_map(grid, t("positional.rope_grid"), t("positional.key_pos"), t("positional.query_pos"), "q·k"),
     key="rope_grid",
 )
 rope_spread = max(float(np.ptp(np.diagonal(grid, o))) for o in range(-63, 64))
 st.markdown(
     t(
-        "pos.rope_numbers",
+        "positional.rope_numbers",
         m=qm,
         n=kn,
         dot=f"{rq @ rk:.6f}",
@@ -211,13 +219,15 @@ try:
         source = settings.model
 except models.WeightsError:
     pass  # the shuffle section below says what is missing
-st.header(t("pos.learned_title", model=names("model")(source)))
+st.header(t("positional.learned_title", model=names("model")(source)))
 table = learned_positions(source)
 learned_cos = analysis.cosine_matrix(table)
 sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
 c1, c2 = st.columns(2)
 c1.plotly_chart(
-    signed_map(learned_cos, t("pos.learned_fig", n=table.shape[0], d=table.shape[1]), "pos′", "pos", "cos", limit=1),
+    signed_map(
+        learned_cos, t("positional.learned_fig", n=table.shape[0], d=table.shape[1]), "pos′", "pos", "cos", limit=1
+    ),
     key="learned_sim",
 )
 offsets = np.arange(33)
@@ -225,45 +235,45 @@ c2.plotly_chart(
     viz.plots.lines(
         offsets,
         [
-            Series(t("pos.learned_series"), analysis.mean_by_offset(learned_cos, 32)),
-            Series(t("pos.sin_series"), analysis.mean_by_offset(sin_cos, 32)),
+            Series(t("positional.learned_series"), analysis.mean_by_offset(learned_cos, 32)),
+            Series(t("positional.sin_series"), analysis.mean_by_offset(sin_cos, 32)),
         ],
-        x_title=t("pos.offset"),
-        y_title=t("pos.mean_cos"),
-        title=t("pos.by_offset"),
+        x_title=t("positional.offset"),
+        y_title=t("positional.mean_cos"),
+        title=t("positional.by_offset"),
         scale=scale,
     ),
     key="learned_offset",
 )
 near, far = analysis.mean_by_offset(learned_cos, 32)[[1, 32]]
-st.markdown(t("pos.learned_explain", near=f"{near:.2f}", far=f"{far:.2f}"))
+st.markdown(t("positional.learned_explain", near=f"{near:.2f}", far=f"{far:.2f}"))
 
 # ---------------------------------------------------------------- no positional encoding
-st.header(t("pos.none_title"))
-st.markdown(t("pos.none_intro"))
+st.header(t("positional.none_title"))
+st.markdown(t("positional.none_intro"))
 model = shell.model_or_stop(settings)
 text = shell.prompt_or_stop(settings, model)
 state.ensure("shuf")
-st.number_input(t("pos.shuffle_seed"), 0, 999, key="shuf", help=t("pos.shuffle_seed_help"))
+st.number_input(t("positional.shuffle_seed"), 0, 999, key="shuf", help=t("positional.shuffle_seed_help"))
 shell.track("shuf")
 res = shuffle_deltas(settings.model, text, st.session_state["shuf"])
 tokens, order = res["tokens"], res["order"]
 if order == list(range(len(tokens))):
-    st.info(t("pos.none_too_short"))
+    st.info(t("positional.none_too_short"))
     shell.stop()
 shuffled = [tokens[o] for o in order]
-st.caption(t("pos.original"))
+st.caption(t("positional.original"))
 shell.token_chips(tokens)
-st.caption(t("pos.shuffled"))
+st.caption(t("positional.shuffled"))
 shell.token_chips(shuffled)
 cases = (
-    ("none.bidirectional", t("pos.case.none_bi")),
-    ("none.causal", t("pos.case.none_causal")),
+    ("none.bidirectional", t("positional.case.none_bi")),
+    ("none.causal", t("positional.case.none_causal")),
     (
         "trained",
         t(
-            "pos.case.trained",
-            pe=t(f"pe.{model.config.positional}"),
+            "positional.case.trained",
+            pe=t(f"positional.pe.{model.config.positional}"),
             mask=t(f"mask.{model.config.default_mask}").lower(),
         ),
     ),
@@ -276,8 +286,8 @@ for col, (key, title) in zip(cols, cases, strict=True):
         viz.plots.bars(
             delta,
             shuffled,
-            x_title=t("pos.shuffled_pos"),
-            y_title=t("pos.delta"),
+            x_title=t("positional.shuffled_pos"),
+            y_title=t("positional.delta"),
             title=title,
             text_fmt=None,
             log_y=True,  # 1e-7 (rounding) beside 30: only a log axis shows both
@@ -286,7 +296,7 @@ for col, (key, title) in zip(cols, cases, strict=True):
         ),
         key=f"shuffle_{key}",
     )
-    col.caption(t("pos.max_delta", value=f"{delta.max():.1e}"))
+    col.caption(t("positional.max_delta", value=f"{delta.max():.1e}"))
 st.markdown(
-    t("pos.none_explain", bi=f"{res['none.bidirectional'].max():.1e}", causal=f"{res['none.causal'].max():.2g}")
+    t("positional.none_explain", bi=f"{res['none.bidirectional'].max():.1e}", causal=f"{res['none.causal'].max():.2g}")
 )
