@@ -1,4 +1,4 @@
-"""Strings that several pages show, whose old keys were spelled with one page's prefix."""
+"""Strings that several pages show and none owns: the probability axis, architecture names, parameter counts."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "common.prob": {"en": "probability", "zh": "概率"},
