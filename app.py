@@ -18,7 +18,8 @@ with shell.run_slot():  # one of a few script runs at once per process (ui/shell
         lesson.name: st.Page(lesson.path, title=t(f"nav.{lesson.name}"), icon=lesson.icon, url_path=lesson.name)
         for lesson in LESSONS
     }
-    page = st.navigation([home, *lessons.values()])
+    # expanded: every page listed; collapsed, Streamlit adds its own English-only "View N more" button
+    page = st.navigation([home, *lessons.values()], expanded=True)
     goto = guides.pending_page()  # a guided lesson's Back / Next: its state is applied in the next run
     if goto in lessons:
         st.switch_page(lessons[goto]) if goto != page.url_path else st.rerun()

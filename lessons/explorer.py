@@ -40,7 +40,7 @@ for name in ("view", "agg", "autoscale"):
     state.ensure(name)
 c1, c2 = st.columns([3, 2])
 with c1:
-    st.segmented_control(t("ctl.view"), VIEWS, format_func=names("view"), key="view", required=True)
+    st.segmented_control(t("ctl.view"), VIEWS, format_func=names("explorer.view"), key="view", required=True)
 with c2:
     st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
 view, zmax = st.session_state["view"], None if st.session_state["autoscale"] else 1.0
@@ -74,7 +74,7 @@ else:
     aggs = AGGREGATES if square else AGGREGATES[:2]
     if st.session_state["agg"] not in aggs:
         st.session_state["agg"] = "head"
-    st.segmented_control(t("ctl.agg"), aggs, format_func=names("agg"), key="agg", required=True)
+    st.segmented_control(t("ctl.agg"), aggs, format_func=names("explorer.agg"), key="agg", required=True)
     shell.track("agg")
     agg = st.session_state["agg"]
     if agg == "mean":
@@ -129,6 +129,8 @@ st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\s
 st.caption(t("explorer.source", d_k=model.config.d_head, scale=f"{model.config.scale:.4f}"))
 
 d1, d2 = st.columns(2)
-d1.download_button(t("download.json"), viz.attention_json(shown, q_tokens, k_tokens, what), "attention.json")
+d1.download_button(t("explorer.download.json"), viz.attention_json(shown, q_tokens, k_tokens, what), "attention.json")
 if np.ndim(shown) == 2:
-    d2.download_button(t("download.csv"), viz.attention_csv(shown, q_tokens, k_tokens), "attention.csv", "text/csv")
+    d2.download_button(
+        t("explorer.download.csv"), viz.attention_csv(shown, q_tokens, k_tokens), "attention.csv", "text/csv"
+    )

@@ -13,27 +13,29 @@ from ui.params import DECODING, MAX_NEW
 TOP = 10
 
 settings = state.current()
-model = shell.model_or_stop(settings, "decoder", always="gen.always_decoder")
+model = shell.model_or_stop(settings, "decoder", always="generate.always_decoder")
 text = shell.prompt_or_stop(settings, model)
 cfg = model.config
-st.markdown(t("gen.intro"))
+st.markdown(t("generate.intro"))
 
 for name in ("decoding", "temp", "top_k", "top_p", "seed", "max_new"):
     state.ensure(name)
 c1, c2, c3 = st.columns(3)
-c1.segmented_control(t("gen.decoding"), DECODING, key="decoding", format_func=names("decoding"), required=True)
-c2.number_input(t("gen.seed"), 0, 9999, key="seed", help=t("gen.seed_help"))
-c3.slider(t("gen.max_new"), 1, MAX_NEW, key="max_new")
+c1.segmented_control(
+    t("generate.decoding"), DECODING, key="decoding", format_func=names("generate.decoding"), required=True
+)
+c2.number_input(t("generate.seed"), 0, 9999, key="seed", help=t("generate.seed_help"))
+c3.slider(t("generate.max_new"), 1, MAX_NEW, key="max_new")
 greedy = st.session_state["decoding"] == "greedy"
 c1, c2, c3 = st.columns(3)
-c1.slider(t("gen.temp"), 0.05, 3.0, step=0.05, key="temp", help=t("gen.temp_help"))
-c2.slider(t("gen.top_k"), 0, 100, key="top_k", help=t("gen.top_k_help"), disabled=greedy)
-c3.slider(t("gen.top_p"), 0.05, 1.0, step=0.05, key="top_p", help=t("gen.top_p_help"), disabled=greedy)
+c1.slider(t("generate.temp"), 0.05, 3.0, step=0.05, key="temp", help=t("generate.temp_help"))
+c2.slider(t("generate.top_k"), 0, 100, key="top_k", help=t("generate.top_k_help"), disabled=greedy)
+c3.slider(t("generate.top_p"), 0.05, 1.0, step=0.05, key="top_p", help=t("generate.top_p_help"), disabled=greedy)
 shell.track("decoding", "temp", "top_k", "top_p", "seed", "max_new")
 s = st.session_state
 steps = generation(settings.weights, text, greedy, s["temp"], s["top_k"], s["top_p"], s["seed"], s["max_new"])
 if not steps:
-    st.info(t("gen.no_room", max_len=cfg.max_len))
+    st.info(t("generate.no_room", max_len=cfg.max_len))
     shell.stop()
 
 n = controls.stepper("step", len(steps))
@@ -42,7 +44,7 @@ prompt_len = len(steps[0].ids) - 1
 context = model.tokenizer.token_strs(step.ids[:-1])  # what the new token's query attended over
 generated = [st_.token for st_ in steps[:n]]
 st.markdown(
-    t("gen.so_far", n=n, total=len(steps))
+    t("generate.so_far", n=n, total=len(steps))
     + " "
     + " ".join(shell.code_span(tok) for tok in context[:prompt_len])
     + " **→** "
@@ -50,7 +52,7 @@ st.markdown(
     + f" **{shell.code_span(generated[-1])}**"
 )
 if step.token == "[EOS]":
-    st.caption(t("gen.eos"))
+    st.caption(t("generate.eos"))
 
 # ---------------------------------------------------------------- the distribution
 raw = analysis.softmax(step.logits)  # temperature 1, no top-k/top-p: the model's own distribution
@@ -62,14 +64,14 @@ charts.plot(
     viz.bars(
         shown,
         names_,
-        x_title=t("gen.next_token"),
-        y_title=t("sm.prob"),
-        title=t("gen.probs_title", n=n, temp=f"{s['temp']:g}"),
+        x_title=t("common.next_token"),
+        y_title=t("common.prob"),
+        title=t("generate.probs_title", n=n, temp=f"{s['temp']:g}"),
         highlight=chosen or None,
         text_fmt=".2f",
         y_range=(0, 1.05),
         reference=raw[order],
-        names_shown=(t("gen.used_greedy" if greedy else "gen.used"), t("gen.raw")),
+        names_shown=(t("generate.used_greedy" if greedy else "generate.used"), t("generate.raw")),
         scale=settings.figure_scale,
     ),
     key="gen_probs",
@@ -77,11 +79,11 @@ charts.plot(
 entropy = float(analysis.row_entropy(step.probs))
 c1.caption(
     t(
-        "gen.probs_caption",
+        "generate.probs_caption",
         token=step.token,
         p=f"{step.probs[step.token_id]:.3f}",
         h=f"{entropy:.2f}",
-        mode=names("decoding")(s["decoding"]),
+        mode=names("generate.decoding")(s["decoding"]),
         rank=int((step.probs > step.probs[step.token_id]).sum()) + 1,
     )
 )
@@ -95,16 +97,16 @@ charts.plot(
     viz.head_rows(
         rows,
         context,
-        title=t("gen.row_title", layer=layer + 1),
+        title=t("generate.row_title", layer=layer + 1),
         labels=viz_labels(),
         scale=settings.figure_scale,
     ),
     key="gen_row",
 )
-c2.caption(t("gen.row_caption", n=len(context)))
+c2.caption(t("generate.row_caption", n=len(context)))
 
 # ---------------------------------------------------------------- the KV cache
-st.subheader(t("gen.kv_title"))
+st.subheader(t("generate.kv_title"))
 n_new = prompt_len if n == 1 else 1
 charts.plot(
     st,
@@ -112,19 +114,19 @@ charts.plot(
         context,
         n_new,
         cfg.n_layers,
-        title=t("gen.kv_fig", n=n),
-        reused=t("gen.kv_reused"),
-        new=t("gen.kv_new"),
+        title=t("generate.kv_fig", n=n),
+        reused=t("generate.kv_reused"),
+        new=t("generate.kv_new"),
         labels=viz_labels(),
         scale=settings.figure_scale,
     ),
     key="gen_kv",
 )
-st.caption(t("gen.kv_legend"))
+st.caption(t("generate.kv_legend"))
 with_cache, without = kv_dot_products(cfg.n_layers, cfg.n_heads, prompt_len, n)
 st.markdown(
     t(
-        "gen.kv_numbers" if n > 1 else "gen.kv_numbers_prefill",
+        "generate.kv_numbers" if n > 1 else "generate.kv_numbers_prefill",
         step_with=f"{with_cache[-1]:,}",
         step_without=f"{without[-1]:,}",
         total_with=f"{with_cache.sum():,}",
@@ -138,4 +140,4 @@ st.markdown(
         floats=f"{2 * cfg.n_layers * cfg.kv_heads * cfg.d_head * len(context):,}",
     )
 )
-st.markdown(t("gen.temperature_vs_scale", s=f"{cfg.scale:.4f}"))
+st.markdown(t("generate.temperature_vs_scale", s=f"{cfg.scale:.4f}"))

@@ -5,7 +5,7 @@ import streamlit as st
 from ui.i18n import t
 from ui.pages import LESSONS
 
-st.title(t("app.title"))
+st.title(t("home.title"))
 st.markdown(t("home.intro"))
 for page in LESSONS:
     st.page_link(page.path, label=t(f"nav.{page.name}"), icon=page.icon)

@@ -90,7 +90,7 @@ def parameters(configs) -> None:
     charts.plot(st,
         viz.bars(np.array([counts["a"][p] for p in parts], dtype=float), [t(f"part.{p}") for p in parts],
                  reference=np.array([counts["b"][p] for p in parts], dtype=float),
-                 names_shown=(t("lab.side.a"), t("lab.side.b")), x_title="", y_title=t("lab.params"),
+                 names_shown=(t("lab.side.a"), t("lab.side.b")), x_title="", y_title=t("common.params"),
                  title=t("lab.params_fig"), text_fmt=None, log_y=True, scale=fig_scale),
         key="lab_params",
     )  # fmt: skip

@@ -59,7 +59,7 @@ def config_controls(side: str, vocab_size: int, per_row: int) -> models.ModelCon
     st.pills(t("lab.preset"), list(LAB_PRESETS), format_func=names("lab.preset"), key=key("preset"),
              on_change=_apply_preset, args=(side,))  # fmt: skip
     widgets = [
-        lambda: st.selectbox(t("lab.arch"), ARCHS, format_func=names("lab.arch"), key=key("arch")),
+        lambda: st.selectbox(t("lab.arch"), ARCHS, format_func=names("common.arch"), key=key("arch")),
         lambda: st.select_slider(t("lab.layers"), LAB_LAYERS, key=key("n_layers"), help=t("lab.layers_help")),
         lambda: st.select_slider("d_model", LAB_D_MODEL, key=key("d_model"), help=t("lab.d_help")),
         lambda: st.select_slider(t("lab.heads"), LAB_HEADS, key=key("n_heads"), help=t("lab.heads_help")),

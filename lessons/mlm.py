@@ -67,7 +67,7 @@ else:
             probs,
             guess,
             x_title=t("mlm.predicted"),
-            y_title=t("sm.prob"),
+            y_title=t("common.prob"),
             title=t("mlm.top_title", pos=pos),
             highlight=[i for i, g in enumerate(guess) if g == original] or None,
             text_fmt=".2f",
@@ -109,8 +109,8 @@ else:
             viz.bars(
                 ps,
                 toks,
-                x_title=t("gen.next_token" if who == "decoder" else "mlm.predicted"),
-                y_title=t("sm.prob"),
+                x_title=t("common.next_token" if who == "decoder" else "mlm.predicted"),
+                y_title=t("common.prob"),
                 title=t(f"mlm.versus.{who}", pos=pos),
                 text_fmt=".2f",
                 scale=settings.figure_scale,
@@ -154,7 +154,7 @@ st.markdown(
         n=len(maskable),
         k=len(chosen),
         **{o: sum(c == o for c in chosen) for o in mlm.OUTCOMES},
-        legend=" · ".join(f"{names('outcome')(o)}" for o in mlm.OUTCOMES),
+        legend=" · ".join(f"{names('mlm.outcome')(o)}" for o in mlm.OUTCOMES),
     )
 )
 counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"])
@@ -162,7 +162,9 @@ draws = np.arange(1, DRAWS + 1)
 keep = np.unique(np.round(np.geomspace(1, DRAWS, 120)).astype(int)) - 1  # log-spaced points: 120, not 10 000
 with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 before anything is chosen: a gap, not 0
     shares = {o: np.where(counts["chosen"] > 0, counts[o] / counts["chosen"], np.nan) for o in mlm.OUTCOMES}
-series = [Series(names("outcome")(o), shares[o][keep], color=OUTCOME_COLORS[o], markers=False) for o in mlm.OUTCOMES]
+series = [
+    Series(names("mlm.outcome")(o), shares[o][keep], color=OUTCOME_COLORS[o], markers=False) for o in mlm.OUTCOMES
+]
 series.append(
     Series(t("mlm.chosen_share"), counts["chosen"][keep] / counts["eligible"][keep], color=viz.HEAD_COLORS[7],
            dash="dot", markers=False)

@@ -14,35 +14,37 @@ from viz import Arrow, Series
 
 settings = state.current()
 fig_scale = settings.figure_scale  # figure and font size, not an attention scale
-st.markdown(t("pos.intro"))
+st.markdown(t("positional.intro"))
 
 
 def dim_name(i: int, omega: np.ndarray) -> str:
     fn = "sin" if i % 2 == 0 else "cos"
-    return t("pos.dim_series", i=i, fn=fn, period=number(2 * np.pi / omega[i // 2]))
+    return t("positional.dim_series", i=i, fn=fn, period=number(2 * np.pi / omega[i // 2]))
 
 
 # ---------------------------------------------------------------- sinusoidal
 def sinusoidal() -> tuple[int, int, int, np.ndarray]:
     """Vaswani's sine and cosine table: its waves, the table itself, PE·PE, and one cell worked out.
     Returns (d_model, base, positions, the pairs' frequencies) for the shift section."""
-    st.header(t("pos.sin_title"))
+    st.header(t("positional.sin_title"))
     st.latex(
         r"PE_{(pos,\,2i)}=\sin\!\big(pos\cdot\omega_i\big),\quad PE_{(pos,\,2i+1)}=\cos\!\big(pos\cdot\omega_i\big)"
     )
     st.latex(r"\omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}")
-    st.caption(t("pos.sin_source"))
+    st.caption(t("positional.sin_source"))
     for name in ("pe_d", "pe_base", "pe_n", "pe_dims"):
         state.ensure(name)
     c1, c2, c3 = st.columns(3)
     c1.select_slider("d_model", PE_DIMS, key="pe_d")
-    c2.select_slider(t("pos.base"), PE_BASES, key="pe_base", help=t("pos.base_help"))
-    c3.slider(t("pos.positions"), 16, 512, key="pe_n", step=16)
+    c2.select_slider(t("positional.base"), PE_BASES, key="pe_base", help=t("positional.base_help"))
+    c3.slider(t("positional.positions"), 16, 512, key="pe_n", step=16)
     d, base, n_pos = st.session_state["pe_d"], st.session_state["pe_base"], st.session_state["pe_n"]
     kept = [i for i in st.session_state["pe_dims"] if i < d] or [0]
     if kept != st.session_state["pe_dims"]:
         st.session_state["pe_dims"] = kept
-    st.multiselect(t("pos.dims"), list(range(d)), key="pe_dims", max_selections=8, help=t("pos.dims_help"))
+    st.multiselect(
+        t("positional.dims"), list(range(d)), key="pe_dims", max_selections=8, help=t("positional.dims_help")
+    )
     shell.track("pe_d", "pe_base", "pe_n", "pe_dims")
     dims = st.session_state["pe_dims"] or [0]
     pe = sinusoidal_table(n_pos, d, base)  # [P, d]
@@ -51,35 +53,42 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
     waves = viz.lines(
         np.arange(n_pos),
         [Series(dim_name(i, omega), pe[:, i], markers=False) for i in dims],
-        x_title=t("pos.pos"),
+        x_title=t("positional.pos"),
         y_title="PE(pos, i)",
-        title=t("pos.waves_title"),
+        title=t("positional.waves_title"),
         y_range=(-1.1, 1.1),
         scale=fig_scale,
     )
     charts.plot(st, waves, key="pe_waves")
-    st.markdown(t("pos.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
+    st.markdown(t("positional.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
     c1, c2 = st.columns(2)
     charts.plot(
         c1,
         signed_map(
-            fig_scale, pe, t("pos.table_title", n=n_pos, d=d), t("pos.dim"), t("pos.pos"), "PE", limit=1, square=False
+            fig_scale,
+            pe,
+            t("positional.table_title", n=n_pos, d=d),
+            t("positional.dim"),
+            t("positional.pos"),
+            "PE",
+            limit=1,
+            square=False,
         ),
         key="pe_table",
     )
     sim = pe @ pe.T
     charts.plot(
         c2,
-        signed_map(fig_scale, sim, t("pos.sim_title"), "pos′", "pos", "PE·PE"),
+        signed_map(fig_scale, sim, t("positional.sim_title"), "pos′", "pos", "PE·PE"),
         key="pe_sim",
     )
     spread = max(float(np.ptp(np.diagonal(sim, k))) for k in range(n_pos))
-    st.markdown(t("pos.sim_explain", d=d, spread=f"{spread:.1e}"))
+    st.markdown(t("positional.sim_explain", d=d, spread=f"{spread:.1e}"))
 
-    with st.expander(t("pos.cell_title"), expanded=True):
+    with st.expander(t("positional.cell_title"), expanded=True):
         c1, c2 = st.columns(2)
-        pos = c1.number_input(t("pos.pos"), 0, n_pos - 1, value=min(5, n_pos - 1), key="pe_cell_pos")
-        dim = c2.number_input(t("pos.dim"), 0, d - 1, value=min(10, d - 1), key="pe_cell_dim")
+        pos = c1.number_input(t("positional.pos"), 0, n_pos - 1, value=min(5, n_pos - 1), key="pe_cell_pos")
+        dim = c2.number_input(t("positional.dim"), 0, d - 1, value=min(10, d - 1), key="pe_cell_dim")
         i = dim // 2
         fn = "sin" if dim % 2 == 0 else "cos"
         angle = pos * omega[i]
@@ -91,8 +100,8 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
 # ---------------------------------------------------------------- shift = rotation
 def shift(d: int, base: int, n_pos: int, omega: np.ndarray) -> None:
     """Moving k positions rotates each (sin, cos) pair by k·ω_i: one matrix for every position."""
-    st.header(t("pos.shift_title"))
-    st.markdown(t("pos.shift_intro"))
+    st.header(t("positional.shift_title"))
+    st.markdown(t("positional.shift_intro"))
     st.latex(
         r"\begin{pmatrix}PE_{(pos+k,\,2i)}\\PE_{(pos+k,\,2i+1)}\end{pmatrix}="
         r"\begin{pmatrix}\cos k\omega_i&\sin k\omega_i\\-\sin k\omega_i&\cos k\omega_i\end{pmatrix}"
@@ -103,9 +112,9 @@ def shift(d: int, base: int, n_pos: int, omega: np.ndarray) -> None:
     st.session_state["pe_pair"] = min(st.session_state["pe_pair"], d // 2 - 1)
     st.session_state["pe_pos"] = min(st.session_state["pe_pos"], n_pos - 1)
     c1, c2, c3 = st.columns(3)
-    c1.slider(t("pos.pos"), 0, n_pos - 1, key="pe_pos")
-    c2.slider(t("pos.offset"), 0, 64, key="pe_k")
-    c3.slider(t("pos.pair"), 0, d // 2 - 1, key="pe_pair", help=t("pos.pair_help"))
+    c1.slider(t("positional.pos"), 0, n_pos - 1, key="pe_pos")
+    c2.slider(t("positional.offset"), 0, 64, key="pe_k")
+    c3.slider(t("positional.pair"), 0, d // 2 - 1, key="pe_pair", help=t("positional.pair_help"))
     shell.track("pe_k", "pe_pos", "pe_pair")
     k, p0, pair = st.session_state["pe_k"], st.session_state["pe_pos"], st.session_state["pe_pair"]
     m = shift_matrix(k, d, base)
@@ -121,7 +130,7 @@ def shift(d: int, base: int, n_pos: int, omega: np.ndarray) -> None:
         c1,
         viz.plane_vectors(
             arrows,
-            title=t("pos.shift_fig", pair=pair, d0=2 * pair, d1=2 * pair + 1),
+            title=t("positional.shift_fig", pair=pair, d0=2 * pair, d1=2 * pair + 1),
             x_title=f"PE(pos, {2 * pair}) = sin",
             y_title=f"PE(pos, {2 * pair + 1}) = cos",
             circle=1.0,
@@ -131,7 +140,7 @@ def shift(d: int, base: int, n_pos: int, omega: np.ndarray) -> None:
     )
     c2.markdown(
         t(
-            "pos.shift_numbers",
+            "positional.shift_numbers",
             k=k,
             pair=pair,
             omega=f"{omega[pair]:.4g}",

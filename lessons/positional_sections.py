@@ -33,8 +33,8 @@ def number(x: float) -> str:
 # ---------------------------------------------------------------- RoPE
 def rope(fig_scale: float) -> None:
     """RoPE rotates q and k by their positions, so q·k depends only on the offset n − m."""
-    st.header(t("pos.rope_title"))
-    st.markdown(t("pos.rope_intro"))
+    st.header(t("positional.rope_title"))
+    st.markdown(t("positional.rope_intro"))
     st.latex(r"\langle R_{m}\,q,\;R_{n}\,k\rangle=q^{\top}R_{m}^{\top}R_{n}\,k=q^{\top}R_{n-m}\,k")
     st.latex(
         r"R_{m}=\bigoplus_i\begin{pmatrix}\cos m\theta_i&-\sin m\theta_i\\ \sin m\theta_i&\cos m\theta_i\end{pmatrix}"
@@ -42,8 +42,8 @@ def rope(fig_scale: float) -> None:
     for name in ("rope_m", "rope_n"):
         state.ensure(name)
     c1, c2 = st.columns(2)
-    c1.slider(t("pos.rope_m"), 0, 64, key="rope_m")
-    c2.slider(t("pos.rope_n"), 0, 64, key="rope_n")
+    c1.slider(t("positional.rope_m"), 0, 64, key="rope_m")
+    c2.slider(t("positional.rope_n"), 0, 64, key="rope_n")
     shell.track("rope_m", "rope_n")
     qm, kn = st.session_state["rope_m"], st.session_state["rope_n"]
     d_rope = 32
@@ -64,9 +64,9 @@ def rope(fig_scale: float) -> None:
         c1,
         viz.plane_vectors(
             arrows,
-            title=t("pos.rope_fig", theta=f"{theta[0]:.3g}"),
-            x_title=t("pos.pair_x"),
-            y_title=t("pos.pair_y"),
+            title=t("positional.rope_fig", theta=f"{theta[0]:.3g}"),
+            x_title=t("positional.pair_x"),
+            y_title=t("positional.pair_y"),
             scale=fig_scale,
         ),
         key="rope_plane",
@@ -74,13 +74,15 @@ def rope(fig_scale: float) -> None:
     grid = rope_score_grid(q, kv, 64)
     charts.plot(
         c2,
-        signed_map(fig_scale, grid, t("pos.rope_grid"), t("pos.key_pos"), t("pos.query_pos"), "q·k"),
+        signed_map(
+            fig_scale, grid, t("positional.rope_grid"), t("positional.key_pos"), t("positional.query_pos"), "q·k"
+        ),
         key="rope_grid",
     )
     rope_spread = max(float(np.ptp(np.diagonal(grid, o))) for o in range(-63, 64))
     st.markdown(
         t(
-            "pos.rope_numbers",
+            "positional.rope_numbers",
             m=qm,
             n=kn,
             dot=f"{rq @ rk:.6f}",
@@ -105,7 +107,7 @@ def learned(settings: Settings, fig_scale: float) -> None:
             source = settings.model
     except models.WeightsError:
         pass  # the shuffle section below says what is missing
-    st.header(t("pos.learned_title", model=names("model")(source)))
+    st.header(t("positional.learned_title", model=names("model")(source)))
     table = learned_positions(source)
     learned_cos = analysis.cosine_matrix(table)
     sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
@@ -115,7 +117,7 @@ def learned(settings: Settings, fig_scale: float) -> None:
         signed_map(
             fig_scale,
             learned_cos,
-            t("pos.learned_fig", n=table.shape[0], d=table.shape[1]),
+            t("positional.learned_fig", n=table.shape[0], d=table.shape[1]),
             "pos′",
             "pos",
             "cos",
@@ -129,48 +131,48 @@ def learned(settings: Settings, fig_scale: float) -> None:
         viz.lines(
             offsets,
             [
-                Series(t("pos.learned_series"), analysis.mean_by_offset(learned_cos, 32)),
-                Series(t("pos.sin_series"), analysis.mean_by_offset(sin_cos, 32)),
+                Series(t("positional.learned_series"), analysis.mean_by_offset(learned_cos, 32)),
+                Series(t("positional.sin_series"), analysis.mean_by_offset(sin_cos, 32)),
             ],
-            x_title=t("pos.offset"),
-            y_title=t("pos.mean_cos"),
-            title=t("pos.by_offset"),
+            x_title=t("positional.offset"),
+            y_title=t("positional.mean_cos"),
+            title=t("positional.by_offset"),
             scale=fig_scale,
         ),
         key="learned_offset",
     )
     near, far = analysis.mean_by_offset(learned_cos, 32)[[1, 32]]
-    st.markdown(t("pos.learned_explain", near=f"{near:.2f}", far=f"{far:.2f}"))
+    st.markdown(t("positional.learned_explain", near=f"{near:.2f}", far=f"{far:.2f}"))
 
 
 # ---------------------------------------------------------------- no positional encoding
 def no_positional(settings: Settings, fig_scale: float) -> None:
     """The shuffle test: without positions, attention is blind to word order (bidirectional)."""
-    st.header(t("pos.none_title"))
-    st.markdown(t("pos.none_intro"))
+    st.header(t("positional.none_title"))
+    st.markdown(t("positional.none_intro"))
     model = shell.model_or_stop(settings)
     text = shell.prompt_or_stop(settings, model)
     state.ensure("shuf")
-    st.number_input(t("pos.shuffle_seed"), 0, 999, key="shuf", help=t("pos.shuffle_seed_help"))
+    st.number_input(t("positional.shuffle_seed"), 0, 999, key="shuf", help=t("positional.shuffle_seed_help"))
     shell.track("shuf")
     res = shuffle_deltas(settings.model, text, st.session_state["shuf"])
     tokens, order = res["tokens"], res["order"]
     if order == list(range(len(tokens))):
-        st.info(t("pos.none_too_short"))
+        st.info(t("positional.none_too_short"))
         shell.stop()
     shuffled = [tokens[o] for o in order]
-    st.caption(t("pos.original"))
+    st.caption(t("positional.original"))
     shell.token_chips(tokens)
-    st.caption(t("pos.shuffled"))
+    st.caption(t("positional.shuffled"))
     shell.token_chips(shuffled)
     cases = (
-        ("none.bidirectional", t("pos.case.none_bi")),
-        ("none.causal", t("pos.case.none_causal")),
+        ("none.bidirectional", t("positional.case.none_bi")),
+        ("none.causal", t("positional.case.none_causal")),
         (
             "trained",
             t(
-                "pos.case.trained",
-                pe=t(f"pe.{model.config.positional}"),
+                "positional.case.trained",
+                pe=t(f"positional.pe.{model.config.positional}"),
                 mask=t(f"mask.{model.config.default_mask}").lower(),
             ),
         ),
@@ -184,8 +186,8 @@ def no_positional(settings: Settings, fig_scale: float) -> None:
             viz.bars(
                 delta,
                 shuffled,
-                x_title=t("pos.shuffled_pos"),
-                y_title=t("pos.delta"),
+                x_title=t("positional.shuffled_pos"),
+                y_title=t("positional.delta"),
                 title=title,
                 text_fmt=None,
                 log_y=True,  # 1e-7 (rounding) beside 30: only a log axis shows both
@@ -194,7 +196,11 @@ def no_positional(settings: Settings, fig_scale: float) -> None:
             ),
             key=f"shuffle_{key}",
         )
-        col.caption(t("pos.max_delta", value=f"{delta.max():.1e}"))
+        col.caption(t("positional.max_delta", value=f"{delta.max():.1e}"))
     st.markdown(
-        t("pos.none_explain", bi=f"{res['none.bidirectional'].max():.1e}", causal=f"{res['none.causal'].max():.2g}")
+        t(
+            "positional.none_explain",
+            bi=f"{res['none.bidirectional'].max():.1e}",
+            causal=f"{res['none.causal'].max():.2g}",
+        )
     )

@@ -42,7 +42,7 @@ def head_controls() -> tuple[int, int, str, float | None]:
         state.ensure(name)
     c1, c2 = st.columns(2)
     c1.segmented_control(t("rank.dtype"), DTYPES, key="dtype", required=True, help=t("rank.dtype_help"))
-    c2.select_slider(t("rank.tol"), TOLERANCES, key="tol", format_func=names("tol"), help=t("rank.tol_help"))
+    c2.select_slider(t("rank.tol"), TOLERANCES, key="tol", format_func=names("rank.tol"), help=t("rank.tol_help"))
     shell.track("dtype", "tol")
     dtype, tol_name = st.session_state["dtype"], st.session_state["tol"]
     tol = None if tol_name == "auto" else float(tol_name)
@@ -144,7 +144,7 @@ def sweep() -> None:
         SWEEP_INPUTS,
         key="sweep_in",
         required=True,
-        format_func=names("sweep_in"),
+        format_func=names("rank.sweep_in"),
         help=t("rank.sweep_in_help"),
     )
     c2.slider(t("rank.samples"), 2, 16, key="samples")

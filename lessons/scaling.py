@@ -25,22 +25,24 @@ for name in ("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "b
 shell.track("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "budget")
 
 # ----------------------------------------------------------------- published models
-st.markdown(t("sc.intro"))
-st.header(t("sc.catalog_title"))
+st.markdown(t("scaling.intro"))
+st.header(t("scaling.catalog_title"))
 rows = []
 for p in catalog.CATALOG:
     c = p.config
     rows.append({
-        t("sc.col.model"): p.name, t("sc.col.computed"): f"{catalog.total(p):,}",
-        t("sc.col.published"): viz.short_count(int(p.published)), t("sc.col.diff"): f"{catalog.relative_error(p):+.1%}",
-        t("sc.col.arch"): t(f"lab.arch.{c.arch}"), t("sc.col.layers"): c.n_layers, "d_model": c.d_model,
-        t("sc.col.heads"): f"{c.n_heads} / {c.kv_heads}", "d_ff": c.d_ff, t("sc.col.vocab"): f"{c.vocab_size:,}",
-        t("sc.col.source"): p.source,
+        t("scaling.col.model"): p.name, t("scaling.col.computed"): f"{catalog.total(p):,}",
+        t("scaling.col.published"): viz.short_count(int(p.published)),
+        t("scaling.col.diff"): f"{catalog.relative_error(p):+.1%}",
+        t("scaling.col.arch"): t(f"common.arch.{c.arch}"), t("scaling.col.layers"): c.n_layers, "d_model": c.d_model,
+        t("scaling.col.heads"): f"{c.n_heads} / {c.kv_heads}", "d_ff": c.d_ff,
+        t("scaling.col.vocab"): f"{c.vocab_size:,}",
+        t("scaling.col.source"): p.source,
     })  # fmt: skip
 st.table(rows)
-st.markdown(t("sc.catalog_explain"))
+st.markdown(t("scaling.catalog_explain"))
 
-st.selectbox(t("sc.pick"), [p.name for p in catalog.CATALOG], key="cat")
+st.selectbox(t("scaling.pick"), [p.name for p in catalog.CATALOG], key="cat")
 picked = catalog.BY_NAME[st.session_state["cat"]]
 cfg = picked.config
 if picked.note:
@@ -49,99 +51,101 @@ if picked.note:
     st.info(t(picked.note, computed=computed, published=published, small=small))
 c1, c2 = st.columns([3, 2], gap="large")
 counts = catalog.counts(picked)
-charts.plot(c1, viz.param_treemap(counts, part_names(), title=t("sc.treemap_fig", model=picked.name), scale=scale),
+charts.plot(c1, viz.param_treemap(counts, part_names(), title=t("scaling.treemap_fig", model=picked.name), scale=scale),
                 key="sc_treemap")  # fmt: skip
 with c2:
     per_layer = analysis.parameter_counts(dataclasses.replace(cfg, n_layers=1))
     attn = sum(v for k, v in per_layer.items() if k.startswith("attention"))
-    st.markdown(t("sc.block", model=picked.name, attn=f"{attn:,}", ffn=f"{per_layer['ffn']:,}",
+    st.markdown(t("scaling.block", model=picked.name, attn=f"{attn:,}", ffn=f"{per_layer['ffn']:,}",
                   layers=cfg.n_layers, emb=f"{counts['embeddings']:,}",
                   emb_share=f"{counts['embeddings'] / sum(counts.values()):.1%}",
                   ffn_mats=3 if cfg.activation == "swiglu" else 2))  # fmt: skip
-    if st.toggle(t("sc.tree_toggle"), key="sc_tree", help=t("sc.tree_help")):
+    if st.toggle(t("scaling.tree_toggle"), key="sc_tree", help=t("scaling.tree_help")):
         st.code(catalog.module_tree(cfg), language="text")
 
 # ----------------------------------------------------------------- GQA and the KV cache
-st.header(t("sc.kv_title"))
-st.markdown(t("sc.kv_intro"))
+st.header(t("scaling.kv_title"))
+st.markdown(t("scaling.kv_intro"))
 if cfg.arch != "decoder":
-    st.info(t("sc.kv_encoder", model=picked.name))
+    st.info(t("scaling.kv_encoder", model=picked.name))
 c1, c2 = st.columns(2)
-c1.number_input(t("sc.kv_ctx"), 1, 1_000_000, key="kv_ctx", step=1024)
-c2.segmented_control(t("sc.kv_dtype"), KV_DTYPES, key="kv_dtype", required=True)
+c1.number_input(t("scaling.kv_ctx"), 1, 1_000_000, key="kv_ctx", step=1024)
+c2.segmented_control(t("scaling.kv_dtype"), KV_DTYPES, key="kv_dtype", required=True)
 ctx, dtype = int(st.session_state["kv_ctx"]), st.session_state["kv_dtype"]
 per_token = catalog.kv_cache_bytes_per_token(cfg, dtype)
 mha_token = catalog.kv_cache_bytes_per_token(cfg, dtype, kv_heads=cfg.n_heads)
 m1, m2, m3 = st.columns(3)
-formula = t("sc.kv_formula", layers=cfg.n_layers, kv=cfg.kv_heads, d_head=cfg.d_head, bytes=catalog.BYTES[dtype],
+formula = t("scaling.kv_formula", layers=cfg.n_layers, kv=cfg.kv_heads, d_head=cfg.d_head, bytes=catalog.BYTES[dtype],
              total=f"{per_token:,}")  # fmt: skip
-m1.metric(t("sc.kv_per_token", model=picked.name), f"{per_token / 1024:,.0f} KiB", help=formula)
-mha_delta = t("sc.kv_vs_mha", mha=f"{mha_token * ctx / GIB:,.2f}") if mha_token != per_token else None
-m2.metric(t("sc.kv_context", ctx=f"{ctx:,}"), f"{per_token * ctx / GIB:,.2f} GiB", delta=mha_delta,
+m1.metric(t("scaling.kv_per_token", model=picked.name), f"{per_token / 1024:,.0f} KiB", help=formula)
+mha_delta = t("scaling.kv_vs_mha", mha=f"{mha_token * ctx / GIB:,.2f}") if mha_token != per_token else None
+m2.metric(t("scaling.kv_context", ctx=f"{ctx:,}"), f"{per_token * ctx / GIB:,.2f} GiB", delta=mha_delta,
           delta_color="off", delta_arrow="off")  # fmt: skip
-m3.metric(t("sc.kv_saved"), f"{catalog.kv_projection_saving(cfg):,}",
-          help=t("sc.kv_saved_help", heads=cfg.n_heads, kv=cfg.kv_heads))  # fmt: skip
+m3.metric(t("scaling.kv_saved"), f"{catalog.kv_projection_saving(cfg):,}",
+          help=t("scaling.kv_saved_help", heads=cfg.n_heads, kv=cfg.kv_heads))  # fmt: skip
 if cfg.kv_heads == cfg.n_heads:
-    st.caption(t("sc.kv_mha_note", model=picked.name))
+    st.caption(t("scaling.kv_mha_note", model=picked.name))
 names_ = [p.name for p in catalog.CATALOG if p.config.arch == "decoder"]
 charts.plot(st,
     viz.bars(np.array([catalog.kv_cache_bytes_per_token(catalog.BY_NAME[n].config, dtype) / 1024 for n in names_]),
              names_, reference=np.array([catalog.kv_cache_bytes_per_token(catalog.BY_NAME[n].config, dtype,
                                          kv_heads=catalog.BY_NAME[n].config.n_heads) / 1024 for n in names_]),
-             names_shown=(t("sc.kv_actual"), t("sc.kv_if_mha")), x_title="", y_title=t("sc.kv_axis", dtype=dtype),
-             title=t("sc.kv_fig"), text_fmt=".0f", scale=scale),
+             names_shown=(t("scaling.kv_actual"), t("scaling.kv_if_mha")), x_title="",
+             y_title=t("scaling.kv_axis", dtype=dtype),
+             title=t("scaling.kv_fig"), text_fmt=".0f", scale=scale),
     key="sc_kv",
 )  # fmt: skip
 
 # ----------------------------------------------------------------- ALBERT
-st.header(t("sc.albert_title"))
-st.markdown(t("sc.albert_intro"))
+st.header(t("scaling.albert_title"))
+st.markdown(t("scaling.albert_intro"))
 c1, c2, c3 = st.columns(3)
-c1.number_input(t("sc.albert_v"), 1000, 300_000, key="albert_v", step=1000)
-c2.number_input(t("sc.albert_h"), 64, 16384, key="albert_h", step=64)
-c3.number_input(t("sc.albert_e"), 8, 4096, key="albert_e", step=8)
+c1.number_input(t("scaling.albert_v"), 1000, 300_000, key="albert_v", step=1000)
+c2.number_input(t("scaling.albert_h"), 64, 16384, key="albert_h", step=64)
+c3.number_input(t("scaling.albert_e"), 8, 4096, key="albert_e", step=8)
 v, h, e = (int(st.session_state[k]) for k in ("albert_v", "albert_h", "albert_e"))
 full, factored = catalog.albert_embedding(v, h, e)
 even = catalog.breakeven_e(v, h)
 m1, m2, m3 = st.columns(3)
-m1.metric("V × H", f"{full:,}", help=t("sc.albert_full_help", v=f"{v:,}", h=h))
+m1.metric("V × H", f"{full:,}", help=t("scaling.albert_full_help", v=f"{v:,}", h=h))
 m2.metric("V × E + E × H", f"{factored:,}", delta=f"{factored / full - 1:+.1%}", delta_color="inverse")
-m3.metric(t("sc.albert_even"), f"{even:,.1f}", help=t("sc.albert_even_help"))
+m3.metric(t("scaling.albert_even"), f"{even:,.1f}", help=t("scaling.albert_even_help"))
 es = np.unique(np.geomspace(8, max(16, 2 * h), 64).astype(int))
 charts.plot(st,
     viz.lines(es, [viz.Series("V × E + E × H", (v * es + es * h).astype(float), markers=False)], x_title="E",
-              y_title=t("lab.params"), log_x=True, log_y=True, hlines=[(float(full), "V × H")],
-              vlines=[(even, t("sc.albert_even"))], current=float(e), title=t("sc.albert_fig", e=e), scale=scale),
+              y_title=t("common.params"), log_x=True, log_y=True, hlines=[(float(full), "V × H")],
+              vlines=[(even, t("scaling.albert_even"))], current=float(e),
+              title=t("scaling.albert_fig", e=e), scale=scale),
     key="sc_albert",
 )  # fmt: skip
 
 # ----------------------------------------------------------------- Kaplan
-st.header(t("sc.kaplan_title"))
-st.markdown(t("sc.kaplan_intro"))
+st.header(t("scaling.kaplan_title"))
+st.markdown(t("scaling.kaplan_intro"))
 st.latex(r"L(N) = \left(\frac{N_c}{N}\right)^{\alpha_N},\qquad L(D) = \left(\frac{D_c}{D}\right)^{\alpha_D}")
 st.latex(
          r"L(N, D) = \left[\left(\frac{N_c}{N}\right)^{\alpha_N/\alpha_D}"
          r" + \frac{D_c}{D}\right]^{\alpha_D}")  # fmt: skip
-st.markdown(t("sc.kaplan_constants", nc=f"{scaling.KAPLAN_NC:.1e}", an=scaling.KAPLAN_ALPHA_N,
+st.markdown(t("scaling.kaplan_constants", nc=f"{scaling.KAPLAN_NC:.1e}", an=scaling.KAPLAN_ALPHA_N,
               dc=f"{scaling.KAPLAN_DC:.1e}", ad=scaling.KAPLAN_ALPHA_D))  # fmt: skip
 c1, c2 = st.columns(2)
 ns, ds = np.geomspace(1e6, 1e12, 61), np.geomspace(1e7, 1e13, 61)
 charts.plot(c1, viz.lines(ns, [viz.Series("L(N)", scaling.kaplan_loss_n(ns), markers=False)], x_title="N",
-                          y_title=t("sc.loss"), log_x=True, title=t("sc.kaplan_n_fig"), scale=scale),
+                          y_title=t("scaling.loss"), log_x=True, title=t("scaling.kaplan_n_fig"), scale=scale),
                 key="sc_kaplan_n")  # fmt: skip
 charts.plot(c2, viz.lines(ds, [viz.Series("L(D)", scaling.kaplan_loss_d(ds), markers=False)], x_title="D",
-                          y_title=t("sc.loss"), log_x=True, title=t("sc.kaplan_d_fig"), scale=scale),
+                          y_title=t("scaling.loss"), log_x=True, title=t("scaling.kaplan_d_fig"), scale=scale),
                 key="sc_kaplan_d")  # fmt: skip
 
 # ----------------------------------------------------------------- Chinchilla
-st.header(t("sc.chin_title"))
-st.markdown(t("sc.chin_intro"))
+st.header(t("scaling.chin_title"))
+st.markdown(t("scaling.chin_intro"))
 st.latex(r"L(N, D) = E + \frac{A}{N^{\alpha}} + \frac{B}{D^{\beta}},\qquad C \approx 6\,N\,D")
-st.markdown(t("sc.chin_constants", e=scaling.CHINCHILLA_E, a=scaling.CHINCHILLA_A, b=scaling.CHINCHILLA_B,
+st.markdown(t("scaling.chin_constants", e=scaling.CHINCHILLA_E, a=scaling.CHINCHILLA_A, b=scaling.CHINCHILLA_B,
               alpha=scaling.CHINCHILLA_ALPHA, beta=scaling.CHINCHILLA_BETA))  # fmt: skip
 chinchilla_c = float(scaling.compute(70e9, 1.4e12))  # Chinchilla: 70B parameters on 1.4T tokens
-st.select_slider(t("sc.budget"), BUDGETS, key="budget", format_func=lambda x: f"{10**x:.3g} FLOPs",
-                 help=t("sc.budget_help", c=f"{chinchilla_c:.3g}"))  # fmt: skip
+st.select_slider(t("scaling.budget"), BUDGETS, key="budget", format_func=lambda x: f"{10**x:.3g} FLOPs",
+                 help=t("scaling.budget_help", c=f"{chinchilla_c:.3g}"))  # fmt: skip
 budget = 10 ** float(st.session_state["budget"])
 n_opt, d_opt = (float(x) for x in scaling.chinchilla_optimal(budget))
 n_20, d_20 = (float(x) for x in scaling.rule_of_thumb(budget))
@@ -165,27 +169,37 @@ def contours(budget: float, words: tuple[str, ...], scale: float):
     )  # fmt: skip
 
 
-words = tuple(t(k) for k in ("sc.n_axis", "sc.d_axis", "sc.loss", "sc.frontier", "sc.rule.exact", "sc.rule.twenty"))
+words = tuple(
+    t(k)
+    for k in (
+        "scaling.n_axis",
+        "scaling.d_axis",
+        "scaling.loss",
+        "scaling.frontier",
+        "scaling.rule.exact",
+        "scaling.rule.twenty",
+    )
+)
 charts.plot(st, contours(budget, words, scale), key="sc_contours")
-st.caption(t("sc.contours_caption"))
+st.caption(t("scaling.contours_caption"))
 rows = [
-    {t("sc.col.rule"): t(f"sc.rule.{kind}"), "N": viz.short_count(int(n)), "D": viz.short_count(int(d)),
+    {t("scaling.col.rule"): t(f"scaling.rule.{kind}"), "N": viz.short_count(int(n)), "D": viz.short_count(int(d)),
      "D / N": f"{d / n:.1f}", "C = 6ND": f"{scaling.compute(n, d):.3g}",
-     t("sc.loss"): f"{float(scaling.chinchilla_loss(n, d)):.5f}"}
+     t("scaling.loss"): f"{float(scaling.chinchilla_loss(n, d)):.5f}"}
     for kind, n, d in (("exact", n_opt, d_opt), ("twenty", n_20, d_20))
 ]  # fmt: skip
 st.table(rows)
 st.markdown(
     t(
-        "sc.chin_explain",
+        "scaling.chin_explain",
         ratio=f"{d_opt / n_opt:.0f}",
         gap=f"{float(scaling.chinchilla_loss(n_20, d_20) - scaling.chinchilla_loss(n_opt, d_opt)):.4f}",
     )
 )
 rows = [
-    {t("sc.col.model"): name, "N": viz.short_count(int(n)), "D": viz.short_count(int(d)), "D / N": f"{d / n:.1f}",
-     "C = 6ND": f"{scaling.compute(n, d):.2e}", t("sc.loss"): f"{float(scaling.chinchilla_loss(n, d)):.3f}"}
+    {t("scaling.col.model"): name, "N": viz.short_count(int(n)), "D": viz.short_count(int(d)), "D / N": f"{d / n:.1f}",
+     "C = 6ND": f"{scaling.compute(n, d):.2e}", t("scaling.loss"): f"{float(scaling.chinchilla_loss(n, d)):.3f}"}
     for name, n, d in scaling.KNOWN_MODELS
 ]  # fmt: skip
 st.table(rows)
-st.caption(t("sc.known_caption"))
+st.caption(t("scaling.known_caption"))

@@ -11,17 +11,17 @@ from ui.loaders import sentence_embeddings
 MAX_SENTENCES = 6
 
 settings = state.current()
-model = shell.model_or_stop(settings, "minilm", always="sim.always_minilm")
-st.markdown(t("sim.intro"))
+model = shell.model_or_stop(settings, "minilm", always="similarity.always_minilm")
+st.markdown(t("similarity.intro"))
 state.ensure("sentences")
-st.text_area(t("sim.sentences"), key="sentences", height=170, help=t("sim.sentences_help"))
+st.text_area(t("similarity.sentences"), key="sentences", height=170, help=t("similarity.sentences_help"))
 shell.track("sentences")
 lines = [s.strip() for s in (st.session_state["sentences"] or "").splitlines() if s.strip()]
 if len(lines) < 2:
-    st.info(t("sim.too_few"))
+    st.info(t("similarity.too_few"))
     shell.stop()
 if len(lines) > MAX_SENTENCES:
-    st.warning(t("sim.too_many", n=len(lines), most=MAX_SENTENCES))
+    st.warning(t("similarity.too_many", n=len(lines), most=MAX_SENTENCES))
     lines = lines[:MAX_SENTENCES]
 for s in lines:
     if model.source_ids(s)[1]:
@@ -40,7 +40,7 @@ for col, kind in zip((c1, c2), ("mean", "cls"), strict=True):
             names,
             names,
             index_labels=False,
-            title=t(f"sim.title.{kind}"),
+            title=t(f"similarity.title.{kind}"),
             hover_name="cos",
             colorscale="diverging",
             zmin=-1,
@@ -52,8 +52,8 @@ for col, kind in zip((c1, c2), ("mean", "cls"), strict=True):
     )
 off = ~np.eye(len(lines), dtype=bool)
 cos = {k: (emb[k] @ emb[k].T)[off] for k in ("mean", "cls")}
-span = {k: t("sim.range", low=f"{v.min():.2f}", high=f"{v.max():.2f}") for k, v in cos.items()}
-st.markdown(t("sim.explain", mean=span["mean"], cls=span["cls"]))
+span = {k: t("similarity.range", low=f"{v.min():.2f}", high=f"{v.max():.2f}") for k, v in cos.items()}
+st.markdown(t("similarity.explain", mean=span["mean"], cls=span["cls"]))
 st.latex(r"\bar h=\frac1T\sum_{t=1}^{T}h_t,\qquad e=\frac{\bar h}{\|\bar h\|}")
 st.latex(r"\cos(e_i,e_j)=e_i\cdot e_j")
-st.caption(t("sim.source", source=model.meta.get("source", "")))
+st.caption(t("similarity.source", source=model.meta.get("source", "")))

@@ -17,7 +17,7 @@ SAMPLES = 20000  # per d_k: the variance is measured to about 1-2%
 
 settings = state.current()
 fig_scale = settings.figure_scale  # figure and font size, not an attention scale
-st.markdown(t("sm.intro"))
+st.markdown(t("softmax.intro"))
 
 
 @st.cache_data(show_spinner=False)
@@ -29,16 +29,16 @@ def dot_table() -> np.ndarray:
 # ---------------------------------------------------------------- the variance argument
 def variance() -> tuple[float, int]:
     """Var(q·k) = d_k σ⁴, measured against the formula; returns the chosen (σ, d_k) for later sections."""
-    st.header(t("sm.var_title"))
+    st.header(t("softmax.var_title"))
     st.latex(r"q,k\sim\mathcal N(0,\sigma^2 I_{d_k})\;\Rightarrow")
     st.latex(r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_ik_i)")
     st.latex(r"=\sum_{i=1}^{d_k}\mathbb E[q_i^2]\,\mathbb E[k_i^2]=d_k\,\sigma^4")
     st.latex(r"\operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big)=\sigma^4")
-    st.caption(t("sm.var_source"))
+    st.caption(t("softmax.var_source"))
     for name in ("sigma", "dk"):
         state.ensure(name)
     c1, c2 = st.columns(2)
-    c1.select_slider("σ", SIGMAS, key="sigma", help=t("sm.sigma_help"))
+    c1.select_slider("σ", SIGMAS, key="sigma", help=t("softmax.sigma_help"))
     # a new d_k starts the one-row demo at its own 1/sqrt(d_k)
     c2.select_slider("d_k", DKS, key="dk", on_change=lambda: st.session_state.update(sm_log2s=None))
     shell.track("sigma", "dk")
@@ -48,10 +48,10 @@ def variance() -> tuple[float, int]:
     raw_var, scaled_var, theory = float(np.var(x)), float(np.var(x / np.sqrt(d_k))), d_k * sigma**4
     c1, c2 = st.columns(2)
     hist = viz.histograms(
-        {t("sm.raw", var=f"{raw_var:.3g}"): x, t("sm.scaled", var=f"{scaled_var:.3g}"): x / np.sqrt(d_k)},
+        {t("softmax.raw", var=f"{raw_var:.3g}"): x, t("softmax.scaled", var=f"{scaled_var:.3g}"): x / np.sqrt(d_k)},
         x_title="q·k",
-        y_title=t("sm.density"),
-        title=t("sm.hist_title", d_k=d_k, sigma=sigma, n=f"{SAMPLES:,}"),
+        y_title=t("softmax.density"),
+        title=t("softmax.hist_title", d_k=d_k, sigma=sigma, n=f"{SAMPLES:,}"),
         bins=80,
         colors=[viz.HEAD_COLORS[3], viz.HEAD_COLORS[0]],
         scale=fig_scale,
@@ -61,13 +61,13 @@ def variance() -> tuple[float, int]:
     fig = viz.lines(
         np.array(DKS),
         [
-            Series(t("sm.empirical"), curve, color=viz.HEAD_COLORS[3], markers=False),
-            Series(t("sm.theory"), np.array(DKS) * sigma**4, color=viz.HEAD_COLORS[7], dash="dash", markers=False),
-            Series(t("sm.empirical_scaled"), curve / np.array(DKS), color=viz.HEAD_COLORS[0]),
+            Series(t("softmax.empirical"), curve, color=viz.HEAD_COLORS[3], markers=False),
+            Series(t("softmax.theory"), np.array(DKS) * sigma**4, color=viz.HEAD_COLORS[7], dash="dash", markers=False),
+            Series(t("softmax.empirical_scaled"), curve / np.array(DKS), color=viz.HEAD_COLORS[0]),
         ],
         x_title="d_k",
-        y_title=t("sm.var_axis"),
-        title=t("sm.curve_title", n=f"{SAMPLES:,}"),
+        y_title=t("softmax.var_axis"),
+        title=t("softmax.curve_title", n=f"{SAMPLES:,}"),
         log_x=True,
         log_y=True,
         current=d_k,
@@ -76,7 +76,7 @@ def variance() -> tuple[float, int]:
     charts.plot(c2, fig, key="sm_curve")
     st.markdown(
         t(
-            "sm.var_numbers",
+            "softmax.var_numbers",
             d_k=d_k,
             sigma=sigma,
             raw=f"{raw_var:.4g}",
@@ -93,27 +93,29 @@ def variance() -> tuple[float, int]:
 # ---------------------------------------------------------------- one row under a scale
 def one_row(sigma: float, d_k: int) -> None:
     """One row of scores under a scale the student picks: its softmax, entropy, peak and Jacobian."""
-    st.header(t("sm.row_title"))
-    st.markdown(t("sm.row_intro", n=ROW_KEYS, d_k=d_k, sigma=sigma))
+    st.header(t("softmax.row_title"))
+    st.markdown(t("softmax.row_intro", n=ROW_KEYS, d_k=d_k, sigma=sigma))
     rng = np.random.default_rng(0)
     row = rng.normal(0, sigma, d_k) @ rng.normal(0, sigma, (d_k, ROW_KEYS))  # raw q·k_j
     default = -0.5 * np.log2(d_k)  # log2(1/sqrt(d_k))
     if st.session_state.get("sm_log2s") is None:  # first load, or the student moved d_k (its on_change)
         st.session_state["sm_log2s"] = default  # starts at this d_k's own 1/sqrt(d_k)
-    st.slider(t("sm.scale_slider"), *LOG2_SCALE, step=0.25, key="sm_log2s", help=t("sm.scale_help"), format="%.2f")
+    st.slider(
+        t("softmax.scale_slider"), *LOG2_SCALE, step=0.25, key="sm_log2s", help=t("softmax.scale_help"), format="%.2f"
+    )
     shell.track("sm_log2s")
     s = 2.0 ** st.session_state["sm_log2s"]
     p = analysis.softmax(s * row)
-    marks = [(1.0, t("sm.mark.unscaled")), (2.0**default, "1/√d_k"), (2.0 ** (default - 1), "1/(2√d_k)")]
+    marks = [(1.0, t("softmax.mark.unscaled")), (2.0**default, "1/√d_k"), (2.0 ** (default - 1), "1/(2√d_k)")]
     c1, c2 = st.columns(2)
     charts.plot(
         c1,
         viz.bars(
             p,
             [f"k{j + 1}" for j in range(ROW_KEYS)],
-            x_title=t("sm.keys"),
+            x_title=t("softmax.keys"),
             y_title=t("lbl.weight"),
-            title=t("sm.row_fig", s=f"{s:.4g}"),
+            title=t("softmax.row_fig", s=f"{s:.4g}"),
             highlight=int(p.argmax()),
             y_range=(0, 1.05),
             scale=fig_scale,
@@ -124,11 +126,14 @@ def one_row(sigma: float, d_k: int) -> None:
     ps = [analysis.softmax(g * row) for g in grid]
     curves = [
         Series(
-            t("sm.entropy"), np.array([analysis.row_entropy(q) for q in ps]), color=viz.HEAD_COLORS[0], markers=False
+            t("softmax.entropy"),
+            np.array([analysis.row_entropy(q) for q in ps]),
+            color=viz.HEAD_COLORS[0],
+            markers=False,
         ),
-        Series(t("sm.max_weight"), np.array([q.max() for q in ps]), color=viz.HEAD_COLORS[3], markers=False),
+        Series(t("softmax.max_weight"), np.array([q.max() for q in ps]), color=viz.HEAD_COLORS[3], markers=False),
         Series(
-            t("sm.jacobian"),
+            t("softmax.jacobian"),
             np.array([analysis.softmax_jacobian_norm(q) for q in ps]),
             color=viz.HEAD_COLORS[2],
             markers=False,
@@ -139,9 +144,9 @@ def one_row(sigma: float, d_k: int) -> None:
         viz.lines(
             grid,
             curves,
-            x_title=t("sm.scale_axis"),
+            x_title=t("softmax.scale_axis"),
             y_title="",
-            title=t("sm.curves_title"),
+            title=t("softmax.curves_title"),
             log_x=True,
             vlines=marks,
             current=s,
@@ -152,7 +157,7 @@ def one_row(sigma: float, d_k: int) -> None:
     entropy, jac = float(analysis.row_entropy(p)), analysis.softmax_jacobian_norm(p)
     st.markdown(
         t(
-            "sm.row_numbers",
+            "softmax.row_numbers",
             s=f"{s:.4g}",
             h=f"{entropy:.3f}",
             hmax=f"{np.log(ROW_KEYS):.3f}",
@@ -163,7 +168,7 @@ def one_row(sigma: float, d_k: int) -> None:
     )
     st.latex(r"\frac{\partial\,\mathrm{softmax}(s)_i}{\partial s_j}=p_i(\delta_{ij}-p_j)")
     st.latex(r"J=\operatorname{diag}(p)-pp^{\top},\qquad 0\le\|J\|_2\le\tfrac12")
-    st.markdown(t("sm.row_explain"))
+    st.markdown(t("softmax.row_explain"))
 
 
 sigma, d_k = variance()

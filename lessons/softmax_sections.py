@@ -17,14 +17,18 @@ from viz import Arrow, Series
 # ---------------------------------------------------------------- the live model
 def live_model(settings: Settings, fig_scale: float) -> None:
     """The shipped model with its attention scale times a factor: one head, every head's entropy, the next token."""
-    st.header(t("sm.live_title"))
+    st.header(t("softmax.live_title"))
     model = shell.model_or_stop(settings)
     text = shell.prompt_or_stop(settings, model)
     cfg = model.config
-    st.markdown(t("sm.live_intro", d=cfg.d_head, s=f"{cfg.scale:.4f}"))
+    st.markdown(t("softmax.live_intro", d=cfg.d_head, s=f"{cfg.scale:.4f}"))
     state.ensure("live_c")
     st.select_slider(
-        t("sm.live_factor"), LIVE_FACTORS, key="live_c", format_func=lambda c: f"×{c:g}", help=t("sm.live_help")
+        t("softmax.live_factor"),
+        LIVE_FACTORS,
+        key="live_c",
+        format_func=lambda c: f"×{c:g}",
+        help=t("softmax.live_help"),
     )
     shell.track("live_c")
     c = st.session_state["live_c"]
@@ -39,7 +43,7 @@ def live_model(settings: Settings, fig_scale: float) -> None:
             tokens,
             scale=fig_scale,
             labels=viz_labels(),
-            title=t("sm.live_heatmap", layer=layer + 1, head=head + 1, c=f"{c:g}"),
+            title=t("softmax.live_heatmap", layer=layer + 1, head=head + 1, c=f"{c:g}"),
         ),
         "sm_live_heatmap",
         run["attention"][layer, head],
@@ -56,10 +60,10 @@ def live_model(settings: Settings, fig_scale: float) -> None:
             [str(li + 1) for li in range(cfg.n_layers)],
             heads,
             index_labels=False,
-            title=t("sm.entropy_fig"),
+            title=t("softmax.entropy_fig"),
             x_title=t("lbl.head"),
             y_title=t("lbl.layer"),
-            hover_name=t("sm.entropy"),
+            hover_name=t("softmax.entropy"),
             zmin=0,
             zmax=float(np.log(len(tokens))),
             text_fmt=".2f",
@@ -74,13 +78,13 @@ def live_model(settings: Settings, fig_scale: float) -> None:
         st,
         viz.lines(
             np.array(LIVE_FACTORS),
-            [Series(t("sm.mean_entropy"), np.array(means))],
+            [Series(t("softmax.mean_entropy"), np.array(means))],
             log_x=True,
-            x_title=t("sm.live_factor"),
-            y_title=t("sm.entropy"),
-            title=t("sm.entropy_curve"),
+            x_title=t("softmax.live_factor"),
+            y_title=t("softmax.entropy"),
+            title=t("softmax.entropy_curve"),
             current=c,
-            vlines=[(1.0, t("sm.trained_scale"))],
+            vlines=[(1.0, t("softmax.trained_scale"))],
             scale=fig_scale,
         ),
         key="sm_entropy_curve",
@@ -92,9 +96,9 @@ def live_model(settings: Settings, fig_scale: float) -> None:
             viz.bars(
                 probs,
                 names_,
-                x_title=t("sm.next_token"),
-                y_title=t("sm.prob"),
-                title=t("sm.next_title", c=f"{c:g}"),
+                x_title=t("softmax.next_token"),
+                y_title=t("common.prob"),
+                title=t("softmax.next_title", c=f"{c:g}"),
                 highlight=0,
                 text_fmt=".2g",
                 log_y=True,  # a confident model puts 0.99 on one token: the others show only on a log axis
@@ -102,17 +106,17 @@ def live_model(settings: Settings, fig_scale: float) -> None:
             ),
             key="sm_next",
         )
-        st.caption(t("sm.next_caption"))
+        st.caption(t("softmax.next_caption"))
     else:
-        st.caption(t("sm.next_decoder_only"))
+        st.caption(t("softmax.next_decoder_only"))
 
 
 # ---------------------------------------------------------------- dot product vs cosine
 def dot_vs_cosine(d_k: int, fig_scale: float) -> None:
     """Two vectors in the plane, then five keys in d_k dimensions at chosen angles and lengths to one
     query: the most similar in direction is not the one attention prefers."""
-    st.header(t("sm.cos_title"))
-    st.markdown(t("sm.cos_intro"))
+    st.header(t("softmax.cos_title"))
+    st.markdown(t("softmax.cos_intro"))
     st.latex(r"q\cdot k=\|q\|\,\|k\|\cos\theta")
     st.latex(r"\cos\theta=\frac{q\cdot k}{\|q\|\,\|k\|}")
     for name in ("q_norm", "k_norm", "qk_angle"):
@@ -120,18 +124,26 @@ def dot_vs_cosine(d_k: int, fig_scale: float) -> None:
     c1, c2, c3 = st.columns(3)
     c1.slider("‖q‖", 0.1, 4.0, step=0.1, key="q_norm")
     c2.slider("‖k‖", 0.1, 4.0, step=0.1, key="k_norm")
-    c3.slider(t("sm.angle"), 0, 180, key="qk_angle")
+    c3.slider(t("softmax.angle"), 0, 180, key="qk_angle")
     shell.track("q_norm", "k_norm", "qk_angle")
     qn, kn, deg = st.session_state["q_norm"], st.session_state["k_norm"], st.session_state["qk_angle"]
     qv, kv = np.array([qn, 0.0]), kn * np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg))])
     c1, c2 = st.columns([3, 2])
     charts.plot(
         c1,
-        viz.plane_vectors([Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=fig_scale, title=t("sm.plane_title")),
+        viz.plane_vectors(
+            [Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=fig_scale, title=t("softmax.plane_title")
+        ),
         key="sm_plane",
     )
     c2.markdown(
-        t("sm.cos_numbers", dot=f"{qv @ kv:.3f}", cos=f"{analysis.cosine(qv, kv):.3f}", qn=f"{qn:.1f}", kn=f"{kn:.1f}")
+        t(
+            "softmax.cos_numbers",
+            dot=f"{qv @ kv:.3f}",
+            cos=f"{analysis.cosine(qv, kv):.3f}",
+            qn=f"{qn:.1f}",
+            kn=f"{kn:.1f}",
+        )
     )
 
     angles, lengths = np.radians([10, 40, 60, 80, 120]), np.array([0.5, 2.0, 3.0, 1.0, 2.5])
@@ -149,18 +161,18 @@ def dot_vs_cosine(d_k: int, fig_scale: float) -> None:
     cosines = [analysis.cosine(q, k) for k in keys]
     st.table(
         {
-            t("sm.col.key"): [f"k{j + 1}" for j in range(len(keys))],
+            t("softmax.col.key"): [f"k{j + 1}" for j in range(len(keys))],
             "‖k‖": [f"{np.linalg.norm(k):.2f}" for k in keys],
             "cos θ": [f"{v:.3f}" for v in cosines],
             "q·k": [f"{v:.2f}" for v in dots],
-            t("sm.col.weight", d=dim): [f"{w:.3f}" for w in weights],
+            t("softmax.col.weight", d=dim): [f"{w:.3f}" for w in weights],
         },
         hide_index=True,
         width="stretch",
     )
     st.markdown(
         t(
-            "sm.cos_table",
+            "softmax.cos_table",
             best_cos=int(np.argmax(cosines)) + 1,
             best_dot=int(np.argmax(dots)) + 1,
             qn=f"{np.linalg.norm(q):.2f}",

@@ -12,13 +12,13 @@ from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
 
 settings = state.current()
-model = shell.model_or_stop(settings, "encoder-decoder", always="tr.always_encdec")
+model = shell.model_or_stop(settings, "encoder-decoder", always="translate.always_encdec")
 cfg = model.config
 labels = viz_labels()
-st.markdown(t("tr.intro"))
+st.markdown(t("translate.intro"))
 
 state.ensure("source")
-st.text_input(t("tr.source"), key="source", live=True, help=t("tr.source_help"))
+st.text_input(t("translate.source"), key="source", live=True, help=t("translate.source_help"))
 shell.track("source")
 source = shell.prompt_or_stop(settings, model, st.session_state["source"] or "")
 steps = translation(settings.weights, source)
@@ -26,12 +26,12 @@ steps = translation(settings.weights, source)
 src_tokens = [f"“{tok}”" for tok in model.tokenizer.token_strs(model.source_ids(source)[0])]
 
 # ---------------------------------------------------------------- step by step
-st.header(t("tr.step_title"))
+st.header(t("translate.step_title"))
 n = controls.stepper("tr_step", len(steps))
 step = steps[n - 1]
 out = [s.token for s in steps[:n]]
 st.markdown(
-    t("tr.so_far", n=n, total=len(steps))
+    t("translate.so_far", n=n, total=len(steps))
     + " "
     + " ".join(shell.code_span(tok) for tok in out[:-1])
     + f" **{shell.code_span(out[-1])}**"
@@ -44,8 +44,8 @@ charts.plot(
     viz.head_rows(
         row,
         src_tokens,
-        title=t("tr.row_title", token=out[-1], layer=layer + 1),
-        labels=replace(viz_labels(), key=t("tr.source_tokens")),
+        title=t("translate.row_title", token=out[-1], layer=layer + 1),
+        labels=replace(viz_labels(), key=t("translate.source_tokens")),
         scale=settings.figure_scale,
     ),
     key="tr_row",
@@ -58,7 +58,7 @@ shell.plot(
         matrix,
         [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
         src_tokens,
-        title=t("tr.matrix_title", layer=layer + 1, head=head + 1),
+        title=t("translate.matrix_title", layer=layer + 1, head=head + 1),
         scale=settings.figure_scale,
         labels=labels,
     ),
@@ -72,7 +72,7 @@ share, chance = alignment_heads(settings.weights)
 best = np.unravel_index(int(share.argmax()), share.shape)
 st.caption(
     t(
-        "tr.step_caption",
+        "translate.step_caption",
         layer=best[0] + 1,
         head=best[1] + 1,
         share=f"{share.max():.0%}",
@@ -86,9 +86,9 @@ charts.plot(
     viz.bars(
         top_p,
         top_names,
-        x_title=t("gen.next_token"),
-        y_title=t("sm.prob"),
-        title=t("tr.probs_title", n=n),
+        x_title=t("common.next_token"),
+        y_title=t("common.prob"),
+        title=t("translate.probs_title", n=n),
         highlight=0,
         text_fmt=".2g",
         log_y=True,
@@ -98,17 +98,17 @@ charts.plot(
 )
 
 # ---------------------------------------------------------------- teacher forcing
-st.header(t("tr.forced_title"))
-st.markdown(t("tr.forced_intro"))
+st.header(t("translate.forced_title"))
+st.markdown(t("translate.forced_intro"))
 greedy_text = model.tokenizer.decode([s.token_id for s in steps if s.token != "[EOS]"])
 if st.session_state.get("typed") is None or st.session_state.get("_typed_for") not in (None, source):
     st.session_state["typed"] = greedy_text  # pre-filled with the model's own translation of this source
 st.session_state["_typed_for"] = source
-st.text_input(t("tr.typed"), key="typed", live=True, help=t("tr.typed_help"))
+st.text_input(t("translate.typed"), key="typed", live=True, help=t("translate.typed_help"))
 shell.track("typed")
 typed = st.session_state["typed"] or ""
 if model.target_ids(typed)[1]:
-    st.warning(t("tr.typed_long", max_len=cfg.max_len))
+    st.warning(t("translate.typed_long", max_len=cfg.max_len))
 res = forced(settings.weights, source, typed)
 disagree = [i for i, (a, b) in enumerate(zip(res["tokens"], res["best"], strict=True)) if a != b]
 charts.plot(
@@ -116,9 +116,9 @@ charts.plot(
     viz.bars(
         res["probs"],
         res["tokens"],
-        x_title=t("tr.typed_tokens"),
-        y_title=t("sm.prob"),
-        title=t("tr.forced_probs_title"),
+        x_title=t("translate.typed_tokens"),
+        y_title=t("common.prob"),
+        title=t("translate.forced_probs_title"),
         highlight=disagree or None,
         text_fmt=".2g",
         log_y=True,  # a wrong word gets 1e-7: only a log axis shows its (red) bar
@@ -130,7 +130,7 @@ if disagree:
     first = disagree[0]
     st.warning(
         t(
-            "tr.disagree",
+            "translate.disagree",
             k=len(disagree),
             pos=first + 1,
             typed=shell.code_span(res["tokens"][first]),
@@ -140,7 +140,7 @@ if disagree:
         )
     )
 else:
-    st.success(t("tr.agree", logp=f"{np.log(res['probs']).sum() + 0.0:.3f}"))  # + 0.0: no "-0.000"
+    st.success(t("translate.agree", logp=f"{np.log(res['probs']).sum() + 0.0:.3f}"))  # + 0.0: no "-0.000"
 tr = res["trace"]
 forced_rows = [f"{a} → {b}" for a, b in zip(tr.target_tokens, res["tokens"], strict=True)]
 forced_src = [f"“{tok}”" for tok in tr.tokens]
@@ -150,7 +150,7 @@ shell.plot(
         tr.attention["decoder.self"][layer, head],
         forced_rows,
         tr.target_tokens,
-        title=t("tr.self_title", layer=layer + 1, head=head + 1),
+        title=t("translate.self_title", layer=layer + 1, head=head + 1),
         scale=settings.figure_scale,
         labels=labels,
     ),
@@ -165,7 +165,7 @@ shell.plot(
         tr.attention["decoder.cross"][layer, head],
         forced_rows,
         forced_src,
-        title=t("tr.cross_title", layer=layer + 1, head=head + 1),
+        title=t("translate.cross_title", layer=layer + 1, head=head + 1),
         scale=settings.figure_scale,
         labels=labels,
     ),
@@ -175,4 +175,4 @@ shell.plot(
     forced_src,
     where=c2,
 )
-st.markdown(t("tr.forced_explain"))
+st.markdown(t("translate.forced_explain"))

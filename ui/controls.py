@@ -18,7 +18,7 @@ def _clamp(name: str, n: int) -> int:
     state.ensure(name)
     if st.session_state[name] is None or st.session_state[name] >= n:
         if st.session_state[name] is not None:
-            st.toast(t("url.out_of_range", name=name, value=st.session_state[name] + 1, n=n))
+            st.toast(t("shell.url.out_of_range", name=name, value=st.session_state[name] + 1, n=n))
         st.session_state[name] = 0
     return st.session_state[name]
 

@@ -221,7 +221,7 @@ def bar(page: str, code: str) -> None:
         return
     guides = current_guides()[0]
     if guide_id not in guides:
-        st.warning(t("guide.unknown", guide=md(guide_id)))
+        st.warning(t("guides.unknown", guide=md(guide_id)))
         stop_guide()
         return
     guide = guides[guide_id]
@@ -229,19 +229,19 @@ def bar(page: str, code: str) -> None:
     step, n = guide.steps[index], len(guide.steps)
     box = st.container(border=True)
     if step.page != page:  # the class wandered off: one line to come back
-        box.caption(t("guide.paused", title=localized(guide.title, code), k=index + 1, n=n))
-        box.button(t("guide.resume"), on_click=go_to, args=(guide.id, index), key="guide_resume")
+        box.caption(t("guides.paused", title=localized(guide.title, code), k=index + 1, n=n))
+        box.button(t("guides.resume"), on_click=go_to, args=(guide.id, index), key="guide_resume")
         return
-    box.caption(t("guide.where", title=localized(guide.title, code), k=index + 1, n=n))
+    box.caption(t("guides.where", title=localized(guide.title, code), k=index + 1, n=n))
     box.markdown(f"**{localized(step.title, code)}**")
     box.markdown(localized(step.text, code))
     if step.question:
-        box.info(t("guide.question", question=localized(step.question, code)), icon=":material/help:")
+        box.info(t("guides.question", question=localized(step.question, code)), icon=":material/help:")
     c1, c2, c3 = box.columns([1, 1, 1])
-    c1.button(t("guide.back"), icon=":material/chevron_left:", on_click=go_to, args=(guide.id, index - 1),
+    c1.button(t("guides.back"), icon=":material/chevron_left:", on_click=go_to, args=(guide.id, index - 1),
               disabled=index == 0, key="guide_back", use_container_width=True)  # fmt: skip
     if index + 1 < n:
-        c2.button(t("guide.next"), icon=":material/chevron_right:", type="primary", on_click=go_to,
+        c2.button(t("guides.next"), icon=":material/chevron_right:", type="primary", on_click=go_to,
                   args=(guide.id, index + 1), key="guide_next", use_container_width=True)  # fmt: skip
-    c3.button(t("guide.end"), icon=":material/close:", on_click=stop_guide, key="guide_end",
+    c3.button(t("guides.end"), icon=":material/close:", on_click=stop_guide, key="guide_end",
               use_container_width=True)  # fmt: skip

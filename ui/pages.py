@@ -1,4 +1,5 @@
-"""The lesson pages, in menu order. Adding a lesson is one line here (plus its strings in i18n).
+"""The lesson pages, in menu order. Adding a lesson is one line here (plus its strings:
+ui/strings/<name>.py, and its title and one-line summary in ui/strings/nav.py and home.py).
 
 They live in lessons/, not pages/: Streamlit still auto-discovers a pages/ folder next to the
 entry point, and on a fresh server a URL like /masks then ran the page alone, without app.py's

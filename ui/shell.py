@@ -119,8 +119,8 @@ def sidebar() -> state.Settings:
             required=True,
             help=t("weights.help"),
         )
-        st.toggle(t("present.label"), key="present", help=t("present.help"))
-        st.toggle(t("tables.label"), key="tables", help=t("tables.help"))
+        st.toggle(t("shell.present.label"), key="present", help=t("shell.present.help"))
+        st.toggle(t("shell.tables.label"), key="tables", help=t("shell.tables.help"))
     settings = state.current()
     st.html(BASE_CSS)
     if settings.present:
@@ -192,10 +192,10 @@ def plot(fig, key: str, matrix=None, rows: list[str] | None = None, cols: list[s
     m = np.asarray(matrix)[:TABLE_MAX, :TABLE_MAX]
     row_names = [f"{i} {r}" for i, r in enumerate(rows or range(m.shape[0]))][: m.shape[0]]
     col_names = [f"{j} {c}" for j, c in enumerate(cols or range(m.shape[1]))][: m.shape[1]]
-    table = {t("tables.row"): row_names} | {c: [f"{v:.3f}" for v in m[:, j]] for j, c in enumerate(col_names)}
+    table = {t("shell.tables.row"): row_names} | {c: [f"{v:.3f}" for v in m[:, j]] for j, c in enumerate(col_names)}
     where.table(table)
     if max(np.shape(matrix)) > TABLE_MAX:
-        where.caption(t("tables.cut", n=TABLE_MAX, rows=np.shape(matrix)[0], cols=np.shape(matrix)[1]))
+        where.caption(t("shell.tables.cut", n=TABLE_MAX, rows=np.shape(matrix)[0], cols=np.shape(matrix)[1]))
 
 
 def code_span(text: str) -> str:
@@ -215,7 +215,7 @@ def token_chips(tokens: list[str]) -> None:
 def notice_ignored(ignored: list[tuple[str, str]]) -> None:
     if ignored:
         names = ", ".join(f"{k}={v[:30]}" for k, v in ignored)
-        st.warning(t("url.ignored", params=md(names)))
+        st.warning(t("shell.url.ignored", params=md(names)))
 
 
 def track(*names: str) -> None:

@@ -197,3 +197,28 @@ def test_a_guided_lesson_in_chinese_steps_through_pages(page: Page) -> None:
     expect(main.get_by_text("第 2 / 4 步")).to_be_visible(timeout=DRAW_MS)
     expect(page.get_by_test_id("stSidebar").get_by_role("combobox", name="模型")).to_have_value("仅编码器（BERT 式）")
     page.wait_for_function("() => location.search.includes('gstep=2')", timeout=DRAW_MS)
+
+
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+# Names that stay Latin in Chinese text too (model families, the function, the symbol).
+PROPER_NOUNS = {"BERT", "GPT", "MiniLM", "Softmax", "d_k"}
+LANGUAGE_LABEL = "Language / 语言"  # bilingual on purpose: the way back, whatever language is shown
+
+
+def test_chinese_sidebar_shows_no_english(page: Page) -> None:
+    """Every page is listed (a collapsed menu ends in Streamlit's own "View 3 more", English only), and
+    nothing else in the sidebar is English either."""
+    page.goto("/?lang=zh")
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_test_id("stSidebarNav")).to_contain_text("模型规模与缩放定律")  # the last page
+    expect(sidebar.get_by_role("combobox", name="模型")).to_be_visible()
+    lines = sidebar.evaluate(
+        """el => {
+            const icons = new Set([...el.querySelectorAll('[data-testid=stIconMaterial]')].map(e => e.textContent));
+            return [...el.innerText.split('\\n').filter(line => !icons.has(line.trim())),
+                    ...[...el.querySelectorAll('input:not([type=checkbox]):not([type=radio])')].map(i => i.value)];
+        }"""
+    )  # icons are ligatures ("home", "school"): Latin text drawn as a picture
+    text = "\n".join(lines).replace(LANGUAGE_LABEL, "")
+    assert "首页" in text and "演示模式" in text, text
+    assert set(LATIN_WORD.findall(text)) - PROPER_NOUNS == set(), text

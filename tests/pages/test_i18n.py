@@ -36,7 +36,7 @@ def test_every_literal_key_in_the_code_exists():
 
 def test_option_and_lesson_names_exist():
     keys = [f"nav.{lesson.name}" for lesson in LESSONS] + [f"home.{lesson.name}" for lesson in LESSONS]
-    keys += [f"tol.{v}" for v in TOLERANCES] + [f"sweep_in.{v}" for v in SWEEP_INPUTS]
-    keys += [f"pe.{v}" for v in ("sinusoidal", "learned", "rope", "none")]
+    keys += [f"rank.tol.{v}" for v in TOLERANCES] + [f"rank.sweep_in.{v}" for v in SWEEP_INPUTS]
+    keys += [f"positional.pe.{v}" for v in ("sinusoidal", "learned", "rope", "none")]
     assert not [k for k in keys if k not in STRINGS]
     assert DTYPES == ("float64", "float32")  # shown as they are: the numpy names

@@ -1,1 +1,37 @@
-"""Per-lesson string tables (English and 简体中文), merged into ui.i18n.STRINGS."""
+"""The string tables, one module per page (explorer, masks, …) and one per prefix that several pages or the
+shell share (nav, lbl, mask, …). A key's prefix is its module's name, so `t("rank.tol")` is found in rank.py;
+ui.i18n merges them into one STRINGS."""
+
+from . import (
+    attn,
+    common,
+    ctl,
+    explorer,
+    generate,
+    guides,
+    home,
+    lab,
+    lbl,
+    mask,
+    masks,
+    mlm,
+    model,
+    nav,
+    part,
+    positional,
+    prompt,
+    rank,
+    scaling,
+    shell,
+    similarity,
+    softmax,
+    step,
+    translate,
+    weights,
+)
+
+TABLES = {
+    module.__name__.rpartition(".")[2]: module.STRINGS
+    for module in (attn, common, ctl, explorer, generate, guides, home, lab, lbl, mask, masks, mlm, model, nav, part,
+                   positional, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
+}  # fmt: skip

@@ -1,22 +1,11 @@
 """Strings of the generation lesson (decoder-only) and the step controls."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.generate": {"en": "Generate (decoder)", "zh": "生成（解码器）"},
-    "home.generate": {
-        "en": "A decoder-only model continues your prompt one token at a time: the distribution "
-        "it samples from, the new token's attention, and the KV cache growing.",
-        "zh": "仅解码器模型逐个词元地续写你的输入：它采样所依据的分布、新词元的注意力，以及不断增长的 KV 缓存。",
-    },
-    "step.reset": {"en": "Back to the first step", "zh": "回到第一步"},
-    "step.back": {"en": "One step back", "zh": "后退一步"},
-    "step.next": {"en": "Next token ▶", "zh": "下一个词元 ▶"},
-    "step.play": {"en": "Play", "zh": "自动播放"},
-    "step.play_help": {"en": "Advance one step every 0.8 s until the end.", "zh": "每 0.8 秒前进一步，直到结束。"},
-    "gen.always_decoder": {
+    "generate.always_decoder": {
         "en": "This page always uses the decoder-only model: generating text is what it is for.",
         "zh": "本页始终使用仅解码器模型：生成文本正是它的用途。",
     },
-    "gen.intro": {
+    "generate.intro": {
         "en": "A decoder-only model (GPT, Llama) turns a prompt into a probability for every token of its "
         "vocabulary. One token is picked, appended, and the model runs again. Each block has **one** masked "
         "(causal) self-attention, not two: only encoder-decoder blocks add a second, cross-attention. Press "
@@ -24,52 +13,51 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "仅解码器模型（GPT、Llama）把输入变成词表中每个词元的概率，选出一个词元接在后面，然后再次运行。每个模块只有**一个**"
         "带掩码（因果）的自注意力，而不是两个：只有编码器-解码器的模块才多一个交叉注意力。点击*下一个词元*观察这个循环。",
     },
-    "gen.decoding": {"en": "Decoding", "zh": "解码方式"},
-    "decoding.greedy": {"en": "greedy (argmax)", "zh": "贪心"},
-    "decoding.sample": {"en": "sample", "zh": "采样"},
-    "gen.seed": {"en": "Seed", "zh": "随机种子"},
-    "gen.seed_help": {
+    "generate.decoding": {"en": "Decoding", "zh": "解码方式"},
+    "generate.decoding.greedy": {"en": "greedy (argmax)", "zh": "贪心"},
+    "generate.decoding.sample": {"en": "sample", "zh": "采样"},
+    "generate.seed": {"en": "Seed", "zh": "随机种子"},
+    "generate.seed_help": {
         "en": "Sampling is random; the same seed gives the same continuation.",
         "zh": "采样是随机的；相同的种子给出相同的续写。",
     },
-    "gen.max_new": {"en": "Tokens to generate", "zh": "生成的词元数"},
-    "gen.temp": {"en": "Temperature T (output softmax)", "zh": "温度 T（输出 softmax）"},
-    "gen.temp_help": {
+    "generate.max_new": {"en": "Tokens to generate", "zh": "生成的词元数"},
+    "generate.temp": {"en": "Temperature T (output softmax)", "zh": "温度 T（输出 softmax）"},
+    "generate.temp_help": {
         "en": "p ∝ exp(logit / T). T < 1 sharpens the distribution, T > 1 flattens it. Greedy decoding takes the "
         "top token whatever T is.",
         "zh": "p ∝ exp(logit / T)。T < 1 让分布更尖锐，T > 1 让它更平坦。贪心解码无论 T 为何值都取概率最高的词元。",
     },
-    "gen.top_k": {"en": "top-k (0 = off)", "zh": "top-k（0 = 关闭）"},
-    "gen.top_k_help": {
+    "generate.top_k": {"en": "top-k (0 = off)", "zh": "top-k（0 = 关闭）"},
+    "generate.top_k_help": {
         "en": "Keep only the k most likely tokens, renormalised.",
         "zh": "只保留概率最高的 k 个词元，并重新归一化。",
     },
-    "gen.top_p": {"en": "top-p (1 = off)", "zh": "top-p（1 = 关闭）"},
-    "gen.top_p_help": {
+    "generate.top_p": {"en": "top-p (1 = off)", "zh": "top-p（1 = 关闭）"},
+    "generate.top_p_help": {
         "en": "Nucleus sampling (Holtzman et al. 2020): keep the smallest set of tokens whose probabilities add up to p.",
         "zh": "核采样（Holtzman 等 2020）：保留累计概率达到 p 的最小词元集合。",
     },
-    "gen.no_room": {
+    "generate.no_room": {
         "en": "The prompt already fills the model's {max_len} positions: there is no room to generate.",
         "zh": "输入已经占满模型的 {max_len} 个位置，没有空间再生成了。",
     },
-    "gen.so_far": {"en": "Step {n} of {total}:", "zh": "第 {n} 步，共 {total} 步："},
-    "gen.eos": {
+    "generate.so_far": {"en": "Step {n} of {total}:", "zh": "第 {n} 步，共 {total} 步："},
+    "generate.eos": {
         "en": "The model chose [EOS]: it ends the text here.",
         "zh": "模型选择了 [EOS]：文本到此结束。",
     },
-    "gen.next_token": {"en": "next token", "zh": "下一个词元"},
-    "gen.probs_title": {
+    "generate.probs_title": {
         "en": "Step {n}: top 10 next tokens (T = {temp})",
         "zh": "第 {n} 步：概率最高的 10 个词元（T = {temp}）",
     },
-    "gen.used": {"en": "drawn from (after T, top-k, top-p)", "zh": "实际采样分布（经 T、top-k、top-p）"},
-    "gen.used_greedy": {"en": "after T (greedy takes the top one)", "zh": "经温度 T 调整（贪心取最高者）"},
-    "gen.kv_legend": {
+    "generate.used": {"en": "drawn from (after T, top-k, top-p)", "zh": "实际采样分布（经 T、top-k、top-p）"},
+    "generate.used_greedy": {"en": "after T (greedy takes the top one)", "zh": "经温度 T 调整（贪心取最高者）"},
+    "generate.kv_legend": {
         "en": "Red: keys and values computed at this step. Light blue: reused from the cache.",
         "zh": "红色：本步计算的键和值。浅蓝色：从缓存中复用。",
     },
-    "gen.kv_numbers_prefill": {
+    "generate.kv_numbers_prefill": {
         "en": "Step 1 is the **prefill**: the whole prompt ({L} positions) runs at once and fills the cache, "
         "{step_with} q·k dot products with or without a cache ({layers} layers × {heads} heads × L(L+1)/2). "
         "From step 2 on, the cache pays: press *Next token*. The cache holds 2 × {layers} layers × {kv_heads} KV "
@@ -78,30 +66,30 @@ STRINGS: dict[str, dict[str, str]] = {
         "（{layers} 层 × {heads} 个头 × L(L+1)/2）。从第 2 步起缓存开始发挥作用：点击*下一个词元*。"
         "缓存保存 2 × {layers} 层 × {kv_heads} 个 KV 头 × {d} 维 × {L} 个位置 = {floats} 个数。",
     },
-    "gen.raw": {"en": "the model's own (T = 1)", "zh": "模型原始分布（T = 1）"},
-    "gen.probs_caption": {
+    "generate.raw": {"en": "the model's own (T = 1)", "zh": "模型原始分布（T = 1）"},
+    "generate.probs_caption": {
         "en": "Chosen ({mode}): {token}, probability {p}, rank {rank}. Entropy of the distribution: {h} nats. Red: the "
         "chosen token; outlines: the same tokens at T = 1.",
         "zh": "选中（{mode}）：{token}，概率 {p}，排名第 {rank}。分布的熵：{h} 奈特。红色：被选中的词元；空心框：同样词元在 T = 1 时的概率。",
     },
-    "gen.head_n": {"en": "head {h}", "zh": "第 {h} 头"},
-    "gen.row_title": {
+    "generate.head_n": {"en": "head {h}", "zh": "第 {h} 头"},
+    "generate.row_title": {
         "en": "Layer {layer}: the new token's query over the context",
         "zh": "第 {layer} 层：新词元的查询对上下文的注意力",
     },
-    "gen.row_caption": {
+    "generate.row_caption": {
         "en": "One row per head: the attention of the last position (the query that produced this token) over all "
         "{n} positions so far. Causal: there is nothing to its right to see.",
         "zh": "每个头一行：最后一个位置（产生这个词元的查询）对目前全部 {n} 个位置的注意力。因果掩码：它右边没有东西可看。",
     },
-    "gen.kv_title": {"en": "The KV cache", "zh": "KV 缓存"},
-    "gen.kv_fig": {
+    "generate.kv_title": {"en": "The KV cache", "zh": "KV 缓存"},
+    "generate.kv_fig": {
         "en": "Keys and values in the cache at step {n}",
         "zh": "第 {n} 步时缓存中的键和值",
     },
-    "gen.kv_reused": {"en": "reused from the cache", "zh": "从缓存中复用"},
-    "gen.kv_new": {"en": "computed this step", "zh": "本步新计算"},
-    "gen.kv_numbers": {
+    "generate.kv_reused": {"en": "reused from the cache", "zh": "从缓存中复用"},
+    "generate.kv_new": {"en": "computed this step", "zh": "本步新计算"},
+    "generate.kv_numbers": {
         "en": "The step reads {L} positions in {layers} layers × {heads} heads.\n"
         "- q·k dot products **this step**: {step_with} with the cache, {step_without} without it (recomputing "
         "every query).\n"
@@ -118,7 +106,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "第 1 步一次算完整个输入（预填充），之后每一步只新增一列红色。这得益于因果注意力：后来的词元到来时，"
         "过去位置的键和值永远不变。双向编码器则必须全部重算。",
     },
-    "gen.temperature_vs_scale": {
+    "generate.temperature_vs_scale": {
         "en": '**Two different "temperatures".** The sampling temperature T divides the *output* logits before '
         "the vocabulary softmax. It changes which token is drawn, not what the model computed. The attention "
         "scale (here 1/√d_head = {s}) multiplies q·k *inside* every attention head, and changing it changes "

@@ -1,12 +1,6 @@
 """Strings of the guided lessons: the list page and the step bar shown above every page."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.guides": {"en": "Guided lessons", "zh": "引导式课程"},
-    "home.guides": {
-        "en": "Ready-made lessons for a class: each step opens a page in a preset state, with a paragraph to read "
-        "and a question to think about. Teachers can add their own as TOML files.",
-        "zh": "为课堂准备好的课程：每一步都会打开一个预设好状态的页面，并附上一段讲解和一个思考题。教师可以用 TOML 文件编写自己的课程。",
-    },
     "guides.intro": {
         "en": "Start a lesson and use **Next** above the page to move through it. Every step is an ordinary page "
         "of the app in a preset state, so you can change anything and come back; the link in the address bar "
@@ -32,17 +26,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "（多个文件夹在 Linux 和 macOS 上用 `:` 分隔，在 Windows 上用 `;`）。`params` 就是应用自己的 URL 参数："
         "打开一个页面、设置好，再从地址栏复制即可。文件在一分钟内会被重新读取；有错误的文件会连同行号列在上方，其他文件照常可用。格式如下：",
     },
-    "guide.where": {"en": "Guided lesson: {title} · step {k} of {n}", "zh": "引导式课程：{title} · 第 {k} / {n} 步"},
-    "guide.paused": {
+    "guides.where": {"en": "Guided lesson: {title} · step {k} of {n}", "zh": "引导式课程：{title} · 第 {k} / {n} 步"},
+    "guides.paused": {
         "en": "Guided lesson: {title} · you left step {k} of {n}.",
         "zh": "引导式课程：{title} · 你已离开第 {k} / {n} 步。",
     },
-    "guide.resume": {"en": "Back to the step", "zh": "回到这一步"},
-    "guide.question": {"en": "**Think about it:** {question}", "zh": "**想一想：**{question}"},
-    "guide.back": {"en": "Back", "zh": "上一步"},
-    "guide.next": {"en": "Next step", "zh": "下一步"},
-    "guide.end": {"en": "End the lesson", "zh": "结束课程"},
-    "guide.unknown": {
+    "guides.resume": {"en": "Back to the step", "zh": "回到这一步"},
+    "guides.question": {"en": "**Think about it:** {question}", "zh": "**想一想：**{question}"},
+    "guides.back": {"en": "Back", "zh": "上一步"},
+    "guides.next": {"en": "Next step", "zh": "下一步"},
+    "guides.end": {"en": "End the lesson", "zh": "结束课程"},
+    "guides.unknown": {
         "en": "The guided lesson {guide} was not found; it may have been removed.",
         "zh": "没有找到引导式课程 {guide}，它可能已被删除。",
     },

@@ -1,14 +1,6 @@
 """Strings of the architecture lab."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.lab": {"en": "Architecture lab", "zh": "架构实验室"},
-    "home.lab": {
-        "en": "Build two Transformers side by side from every option (pre/post-norm, LayerNorm/RMSNorm, "
-        "ReLU/GELU/SwiGLU, MHA/GQA/MQA, positional encoding, attention scale), compare their attention and "
-        "parameters, train either one here in about half a minute, and read its module tree.",
-        "zh": "用各种选项（预归一化/后归一化、LayerNorm/RMSNorm、ReLU/GELU/SwiGLU、MHA/GQA/MQA、位置编码、注意力缩放）"
-        "并排搭建两个 Transformer，比较它们的注意力和参数，在这里用半分钟左右训练其中任意一个，并查看它的模块树。",
-    },
     "lab.intro": {
         "en": "Each side is one configuration of the app's single Transformer implementation. A change builds a new "
         "model at once, **randomly initialised** from its seed: what you see is what the architecture does before "
@@ -33,9 +25,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.preset.bert": {"en": "BERT-style", "zh": "BERT 式"},
     "lab.preset.vaswani": {"en": "Vaswani 2017", "zh": "Vaswani 2017"},
     "lab.arch": {"en": "Architecture", "zh": "架构"},
-    "lab.arch.encoder": {"en": "Encoder-only", "zh": "仅编码器"},
-    "lab.arch.decoder": {"en": "Decoder-only", "zh": "仅解码器"},
-    "lab.arch.encoder-decoder": {"en": "Encoder-decoder", "zh": "编码器-解码器"},
     "lab.layers": {"en": "Layers", "zh": "层数"},
     "lab.layers_help": {
         "en": "Blocks per stack (an encoder-decoder has this many in the encoder and in the decoder).",
@@ -212,7 +201,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "所有键时的同一平均值（ln(可见键的数量) 的平均）；在因果掩码下，靠前的行能看到的键很少，所以它低于 ln(词元数)。",
     },
     "lab.params_title": {"en": "Parameters", "zh": "参数"},
-    "lab.params": {"en": "parameters", "zh": "参数量"},
     "lab.params_fig": {"en": "Parameters by component (log scale)", "zh": "各组件的参数量（对数坐标）"},
     "lab.params_explain": {
         "en": "Computed from the configuration alone (`models.analysis.parameter_counts`) and checked in the tests "
@@ -294,15 +282,4 @@ STRINGS: dict[str, dict[str, str]] = {
         "而那是对编码器输出的交叉注意力。说 GPT 块有两个自注意力层的笔记是错的。",
     },
     "lab.tree_toggle": {"en": "Show the module tree", "zh": "显示模块树"},
-    "part.embeddings": {"en": "embeddings", "zh": "嵌入"},
-    "part.attention": {"en": "attention", "zh": "注意力"},
-    "part.attention.q": {"en": "W_q", "zh": "W_q"},
-    "part.attention.k": {"en": "W_k", "zh": "W_k"},
-    "part.attention.v": {"en": "W_v", "zh": "W_v"},
-    "part.attention.o": {"en": "W_o", "zh": "W_o"},
-    "part.ffn": {"en": "feed-forward", "zh": "前馈网络"},
-    "part.norms": {"en": "norms", "zh": "归一化层"},
-    "part.head": {"en": "output head", "zh": "输出头"},
-    "part.pooler": {"en": "pooler", "zh": "池化层"},
-    "part.root": {"en": "all parameters", "zh": "全部参数"},
 }

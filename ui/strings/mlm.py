@@ -1,13 +1,6 @@
 """Strings of the masked-token lesson (encoder-only)."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.mlm": {"en": "Masked tokens (encoder)", "zh": "掩码预测（编码器）"},
-    "home.mlm": {
-        "en": "The encoder fills in a blank from both sides; BERT's 15% / 80-10-10 masking "
-        "recipe run live; and the same blank through a decoder that sees only the left.",
-        "zh": "编码器根据两侧上下文填空；现场运行 BERT 的 15% / 80-10-10 掩码方案；"
-        "再用只能看到左侧的解码器做同一个填空。",
-    },
     "mlm.always_encoder": {
         "en": "This page always uses the encoder-only model: filling in masked tokens is what it was trained for.",
         "zh": "本页始终使用仅编码器模型：填补被掩盖的词元正是它的训练任务。",
@@ -88,9 +81,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mlm.recipe_before": {"en": "The prompt, coloured by what the recipe chose", "zh": "输入，按掩码方案的选择着色"},
     "mlm.recipe_after": {"en": "What the encoder reads in training", "zh": "训练时编码器读到的内容"},
-    "outcome.mask": {"en": "→ [MASK] (red)", "zh": "→ [MASK]（红）"},
-    "outcome.random": {"en": "→ random token (orange)", "zh": "→ 随机词元（橙）"},
-    "outcome.keep": {"en": "unchanged (green)", "zh": "保持不变（绿）"},
+    "mlm.outcome.mask": {"en": "→ [MASK] (red)", "zh": "→ [MASK]（红）"},
+    "mlm.outcome.random": {"en": "→ random token (orange)", "zh": "→ 随机词元（橙）"},
+    "mlm.outcome.keep": {"en": "unchanged (green)", "zh": "保持不变（绿）"},
     "mlm.recipe_draw": {
         "en": "This draw chose {k} of {n} tokens: {mask} → [MASK], {random} → random, {keep} unchanged. Colours: {legend}.",
         "zh": "这次抽取从 {n} 个词元中选中 {k} 个：{mask} 个 → [MASK]，{random} 个 → 随机词元，{keep} 个保持不变。颜色：{legend}。",

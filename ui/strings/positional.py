@@ -1,17 +1,11 @@
 """Strings of the positional-encoding lesson."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.positional": {"en": "Positional encodings", "zh": "位置编码"},
-    "home.positional": {
-        "en": "Sinusoidal waves, the shift-as-rotation property, RoPE, learned tables, "
-        "and what attention sees with no positions at all.",
-        "zh": "正弦波、平移即旋转的性质、RoPE、可学习的位置表，以及完全没有位置信息时注意力看到的是什么。",
-    },
-    "pe.sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
-    "pe.learned": {"en": "learned", "zh": "可学习"},
-    "pe.rope": {"en": "RoPE", "zh": "RoPE"},
-    "pe.none": {"en": "none", "zh": "无"},
-    "pos.intro": {
+    "positional.pe.sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
+    "positional.pe.learned": {"en": "learned", "zh": "可学习"},
+    "positional.pe.rope": {"en": "RoPE", "zh": "RoPE"},
+    "positional.pe.none": {"en": "none", "zh": "无"},
+    "positional.intro": {
         "en": "Attention compares every query with every key, whatever their order. Without extra information, "
         '"dog bites man" and "man bites dog" give the same set of outputs. Positional encodings add the order: '
         "either a vector added to each token embedding (sinusoidal, learned), or a rotation of q and k inside "
@@ -19,47 +13,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力把每个查询与每个键逐一比较，而不管它们的顺序。没有额外信息时，“狗咬人”和“人咬狗”得到的是同一组输出。"
         "位置编码补上顺序：要么把一个向量加到每个词元的嵌入上（正弦、可学习），要么在注意力内部旋转 q 和 k（RoPE）。",
     },
-    "pos.sin_title": {"en": "Sinusoidal encoding", "zh": "正弦位置编码"},
-    "pos.sin_source": {
+    "positional.sin_title": {"en": "Sinusoidal encoding", "zh": "正弦位置编码"},
+    "positional.sin_source": {
         "en": "Vaswani et al. 2017, §3.5, with base = 10000. Each pair of dimensions (2i, 2i+1) is a sine and a "
         "cosine of the same frequency ωᵢ. The frequencies fall geometrically from 1 to 1/base, so the wavelengths "
         "run from 2π to 2π·base.",
         "zh": "Vaswani 等 2017，§3.5，base = 10000。每对维度 (2i, 2i+1) 是同一频率 ωᵢ 的正弦和余弦；"
         "频率从 1 按几何级数降到 1/base，因此波长从 2π 到 2π·base。",
     },
-    "pos.base": {"en": "base", "zh": "基数 base"},
-    "pos.base_help": {
+    "positional.base": {"en": "base", "zh": "基数 base"},
+    "positional.base_help": {
         "en": "The paper uses 10000. A smaller base makes every wave faster.",
         "zh": "论文使用 10000。基数越小，每条波越快。",
     },
-    "pos.positions": {"en": "Positions shown", "zh": "显示的位置数"},
-    "pos.dims": {"en": "Dimensions to draw", "zh": "要画的维度"},
-    "pos.dims_help": {
+    "positional.positions": {"en": "Positions shown", "zh": "显示的位置数"},
+    "positional.dims": {"en": "Dimensions to draw", "zh": "要画的维度"},
+    "positional.dims_help": {
         "en": "Even dimensions are sines, odd ones cosines; dimension 2i and 2i+1 share a frequency.",
         "zh": "偶数维是正弦，奇数维是余弦；第 2i 与 2i+1 维频率相同。",
     },
-    "pos.dim_series": {"en": "dim {i} ({fn}, period {period})", "zh": "第 {i} 维（{fn}，周期 {period}）"},
-    "pos.pos": {"en": "position", "zh": "位置"},
-    "pos.dim": {"en": "dimension", "zh": "维度"},
-    "pos.waves_title": {"en": "PE(pos, i) along the positions", "zh": "PE(pos, i) 随位置的变化"},
-    "pos.waves_explain": {
+    "positional.dim_series": {"en": "dim {i} ({fn}, period {period})", "zh": "第 {i} 维（{fn}，周期 {period}）"},
+    "positional.pos": {"en": "position", "zh": "位置"},
+    "positional.dim": {"en": "dimension", "zh": "维度"},
+    "positional.waves_title": {"en": "PE(pos, i) along the positions", "zh": "PE(pos, i) 随位置的变化"},
+    "positional.waves_explain": {
         "en": "Low dimensions oscillate fast (period {fast} positions for dimension 0); the last pair barely moves "
         "(period {slow}). Together they work like the hands of a clock: every position gets a different combination.",
         "zh": "低维振荡很快（第 0 维周期为 {fast} 个位置）；最后一对几乎不动（周期 {slow}）。合在一起就像钟表的指针："
         "每个位置得到不同的组合。",
     },
-    "pos.table_title": {"en": "The whole table: {n} positions × {d} dimensions", "zh": "完整的表：{n} 个位置 × {d} 维"},
-    "pos.sim_title": {"en": "PE(pos)·PE(pos′) for every pair of positions", "zh": "任意两个位置的 PE(pos)·PE(pos′)"},
-    "pos.sim_explain": {
+    "positional.table_title": {
+        "en": "The whole table: {n} positions × {d} dimensions",
+        "zh": "完整的表：{n} 个位置 × {d} 维",
+    },
+    "positional.sim_title": {
+        "en": "PE(pos)·PE(pos′) for every pair of positions",
+        "zh": "任意两个位置的 PE(pos)·PE(pos′)",
+    },
+    "positional.sim_explain": {
         "en": "PE(pos)·PE(pos′) = Σᵢ cos((pos − pos′)·ωᵢ): it depends only on the offset pos − pos′. Every "
         "diagonal of the similarity figure is constant (largest spread along any diagonal here: {spread}). The "
         "diagonal itself is d/2 = {d}/2, and similarity falls off as positions move apart.",
         "zh": "PE(pos)·PE(pos′) = Σᵢ cos((pos − pos′)·ωᵢ)：它只取决于偏移 pos − pos′。相似度图的每条对角线都是常数"
         "（此处任一对角线上的最大差异：{spread}）。主对角线等于 d/2 = {d}/2，位置相隔越远，相似度越低。",
     },
-    "pos.cell_title": {"en": "One cell, computed from the formula", "zh": "用公式计算单个格子"},
-    "pos.shift_title": {"en": "A shift by k is a rotation", "zh": "平移 k 就是旋转"},
-    "pos.shift_intro": {
+    "positional.cell_title": {"en": "One cell, computed from the formula", "zh": "用公式计算单个格子"},
+    "positional.shift_title": {"en": "A shift by k is a rotation", "zh": "平移 k 就是旋转"},
+    "positional.shift_intro": {
         "en": 'The paper chose sinusoids because "for any fixed offset k, PE(pos+k) can be represented as a linear '
         'function of PE(pos)". The function is a rotation of each (sin, cos) pair by the angle k·ωᵢ. It is the same '
         'matrix Mₖ at every position, so a layer can learn "look k tokens back" once, for all positions.',
@@ -67,11 +67,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "这个函数就是把每对 (sin, cos) 旋转角度 k·ωᵢ；在每个位置上都是同一个矩阵 Mₖ，因此一层网络只需学一次"
         "“往回看 k 个词元”，就对所有位置都成立。",
     },
-    "pos.offset": {"en": "offset k", "zh": "偏移 k"},
-    "pos.pair": {"en": "frequency pair i", "zh": "频率对 i"},
-    "pos.pair_help": {"en": "Dimensions 2i (sin) and 2i+1 (cos).", "zh": "第 2i 维（sin）和第 2i+1 维（cos）。"},
-    "pos.shift_fig": {"en": "Pair {pair}: dimensions {d0} and {d1}", "zh": "第 {pair} 对：第 {d0} 与 {d1} 维"},
-    "pos.shift_numbers": {
+    "positional.offset": {"en": "offset k", "zh": "偏移 k"},
+    "positional.pair": {"en": "frequency pair i", "zh": "频率对 i"},
+    "positional.pair_help": {"en": "Dimensions 2i (sin) and 2i+1 (cos).", "zh": "第 2i 维（sin）和第 2i+1 维（cos）。"},
+    "positional.shift_fig": {"en": "Pair {pair}: dimensions {d0} and {d1}", "zh": "第 {pair} 对：第 {d0} 与 {d1} 维"},
+    "positional.shift_numbers": {
         "en": "- Pair {pair} turns by ω = {omega} rad per position, so a shift by k = {k} turns it by **{angle}°**.\n"
         "- The red arrow is PE(pos+k) from the formula, and it is also Mₖ·PE(pos) computed with the matrix: the "
         "same vector.\n"
@@ -83,11 +83,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 对全部 {n} 个位置和 {d} 个维度检验：max |Mₖ·PE(pos) − PE(pos+k)| = **{err}**（float64 舍入误差）。\n"
         "- 每一对的长度都是 1，所以在每个位置 |PE(pos)| = √(d/2)。",
     },
-    "pos.rope_title": {
+    "positional.rope_title": {
         "en": "RoPE: rotate q and k instead of adding a vector",
         "zh": "RoPE：旋转 q 和 k，而不是加一个向量",
     },
-    "pos.rope_intro": {
+    "positional.rope_intro": {
         "en": "Rotary position embedding (Su et al., RoFormer, 2021) rotates each pair of q's and k's dimensions by "
         "an angle proportional to the token's position. Rotations compose, so the score of a query at m and a key at "
         "n depends only on n − m: relative position, without any learned table. Llama, Qwen and the shipped decoder "
@@ -96,18 +96,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "旋转可以复合，因此位置 m 的查询与位置 n 的键之间的打分只取决于 n − m，即相对位置，不需要任何学习得到的表。"
         "Llama、Qwen 以及本应用随附的解码器都使用它。它在每一层作用于 q 和 k，而不是加到嵌入上。",
     },
-    "pos.rope_m": {"en": "query position m", "zh": "查询位置 m"},
-    "pos.rope_n": {"en": "key position n", "zh": "键位置 n"},
-    "pos.rope_fig": {
+    "positional.rope_m": {"en": "query position m", "zh": "查询位置 m"},
+    "positional.rope_n": {"en": "key position n", "zh": "键位置 n"},
+    "positional.rope_fig": {
         "en": "First pair of q and k (θ₀ = {theta} rad/position)",
         "zh": "q 与 k 的第一对维度（θ₀ = 每个位置 {theta} 弧度）",
     },
-    "pos.pair_x": {"en": "dimension 0", "zh": "第 0 维"},
-    "pos.pair_y": {"en": "dimension 1", "zh": "第 1 维"},
-    "pos.rope_grid": {"en": "R(m)q · R(n)k for every m and n", "zh": "所有 m、n 的 R(m)q · R(n)k"},
-    "pos.query_pos": {"en": "query position m", "zh": "查询位置 m"},
-    "pos.key_pos": {"en": "key position n", "zh": "键位置 n"},
-    "pos.rope_numbers": {
+    "positional.pair_x": {"en": "dimension 0", "zh": "第 0 维"},
+    "positional.pair_y": {"en": "dimension 1", "zh": "第 1 维"},
+    "positional.rope_grid": {"en": "R(m)q · R(n)k for every m and n", "zh": "所有 m、n 的 R(m)q · R(n)k"},
+    "positional.query_pos": {"en": "query position m", "zh": "查询位置 m"},
+    "positional.key_pos": {"en": "key position n", "zh": "键位置 n"},
+    "positional.rope_numbers": {
         "en": "- Same q and k (d = {d}), rotated: at m = {m}, n = {n} the score is **{dot}**.\n"
         "- Moved together to m = {m2}, n = {n2}, it is **{dot2}**: the same, because only n − m matters.\n"
         "- Unrotated, q·k = {plain}.\n"
@@ -119,19 +119,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 旋转保持长度：|q| = {norm_q}，|R(m)q| = {norm_rq}。\n"
         "- 网格中每条对角线（n − m 固定）都是常数：沿一条对角线的最大差异为 {spread}。",
     },
-    "pos.learned_title": {
+    "positional.learned_title": {
         "en": "Learned position embeddings ({model})",
         "zh": "可学习的位置嵌入（{model}）",
     },
-    "pos.learned_fig": {
+    "positional.learned_fig": {
         "en": "cos(Pᵢ, Pⱼ) of the learned table ({n} × {d})",
         "zh": "可学习位置表（{n} × {d}）的 cos(Pᵢ, Pⱼ)",
     },
-    "pos.learned_series": {"en": "learned (trained)", "zh": "可学习（已训练）"},
-    "pos.sin_series": {"en": "sinusoidal (same size)", "zh": "正弦（同样大小）"},
-    "pos.mean_cos": {"en": "mean cosine", "zh": "平均余弦"},
-    "pos.by_offset": {"en": "Mean cosine of positions k apart", "zh": "相隔 k 个位置的平均余弦"},
-    "pos.learned_explain": {
+    "positional.learned_series": {"en": "learned (trained)", "zh": "可学习（已训练）"},
+    "positional.sin_series": {"en": "sinusoidal (same size)", "zh": "正弦（同样大小）"},
+    "positional.mean_cos": {"en": "mean cosine", "zh": "平均余弦"},
+    "positional.by_offset": {"en": "Mean cosine of positions k apart", "zh": "相隔 k 个位置的平均余弦"},
+    "positional.learned_explain": {
         "en": "BERT and GPT-2 learn one vector per position: a table of max_len × d_model parameters, and no position "
         "beyond max_len. Nothing forces a structure on it; training found one here. Neighbouring positions have mean "
         "cosine {near}, positions 32 apart {far}. The sinusoidal table has its structure by construction.",
@@ -139,32 +139,32 @@ STRINGS: dict[str, dict[str, str]] = {
         "没有任何东西强制它具有结构，这里的结构是训练得到的：相邻位置的平均余弦为 {near}，相隔 32 个位置为 {far}。"
         "正弦表的结构则来自构造本身。",
     },
-    "pos.none_title": {"en": "No positional encoding: shuffle the prompt", "zh": "没有位置编码：打乱输入"},
-    "pos.none_intro": {
+    "positional.none_title": {"en": "No positional encoding: shuffle the prompt", "zh": "没有位置编码：打乱输入"},
+    "positional.none_intro": {
         "en": "A model with **no** positional encoding (random init, same size as the selected model) reads your prompt, "
         "then the same tokens shuffled (special tokens stay in place). For each position of the shuffled input, "
         "the bars show how far its output is from the original output of the same token.",
         "zh": "一个**没有**位置编码的模型（随机初始化，大小与所选模型相同）先读你的输入，再读打乱后的同一组词元"
         "（特殊词元位置不变）。对打乱后输入的每个位置，柱高表示其输出与同一词元原来的输出相差多少。",
     },
-    "pos.shuffle_seed": {"en": "Shuffle (seed)", "zh": "打乱方式（种子）"},
-    "pos.shuffle_seed_help": {"en": "Another seed, another order.", "zh": "换一个种子，就换一种顺序。"},
-    "pos.none_too_short": {
+    "positional.shuffle_seed": {"en": "Shuffle (seed)", "zh": "打乱方式（种子）"},
+    "positional.shuffle_seed_help": {"en": "Another seed, another order.", "zh": "换一个种子，就换一种顺序。"},
+    "positional.none_too_short": {
         "en": "This prompt has fewer than two different tokens to shuffle; type a longer one.",
         "zh": "这个输入中可打乱的不同词元少于两个，请输入更长的文本。",
     },
-    "pos.original": {"en": "Original order", "zh": "原始顺序"},
-    "pos.shuffled": {"en": "Shuffled", "zh": "打乱后"},
-    "pos.shuffled_pos": {"en": "shuffled input", "zh": "打乱后的输入"},
-    "pos.delta": {"en": "max |Δ output|", "zh": "最大 |Δ 输出|"},
-    "pos.case.none_bi": {"en": "No PE, bidirectional", "zh": "无位置编码，双向"},
-    "pos.case.none_causal": {"en": "No PE, causal", "zh": "无位置编码，因果"},
-    "pos.case.trained": {"en": "The selected model ({pe}, {mask})", "zh": "所选模型（{pe}，{mask}）"},
-    "pos.max_delta": {
+    "positional.original": {"en": "Original order", "zh": "原始顺序"},
+    "positional.shuffled": {"en": "Shuffled", "zh": "打乱后"},
+    "positional.shuffled_pos": {"en": "shuffled input", "zh": "打乱后的输入"},
+    "positional.delta": {"en": "max |Δ output|", "zh": "最大 |Δ 输出|"},
+    "positional.case.none_bi": {"en": "No PE, bidirectional", "zh": "无位置编码，双向"},
+    "positional.case.none_causal": {"en": "No PE, causal", "zh": "无位置编码，因果"},
+    "positional.case.trained": {"en": "The selected model ({pe}, {mask})", "zh": "所选模型（{pe}，{mask}）"},
+    "positional.max_delta": {
         "en": "largest change: {value}. The axis starts at 1e-6; smaller differences are float32 rounding.",
         "zh": "最大变化：{value}。纵轴从 1e-6 开始；更小的差异只是 float32 舍入误差。",
     },
-    "pos.none_explain": {
+    "positional.none_explain": {
         "en": "- **No PE, bidirectional** (largest change {bi}): only float rounding. The outputs are exactly the "
         "original outputs, permuted. Self-attention without positions is *permutation-equivariant*: it sees a bag "
         "of tokens.\n"

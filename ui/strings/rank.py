@@ -1,12 +1,6 @@
 """Strings of the attention-rank lesson."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.rank": {"en": "Attention rank", "zh": "注意力矩阵的秩"},
-    "home.rank": {
-        "en": "Is a causal attention matrix always full rank, and do bidirectional ones "
-        "drift towards low rank? Exact, numerical and effective rank, measured live.",
-        "zh": "因果注意力矩阵一定满秩吗？双向注意力矩阵会趋向低秩吗？现场计算精确秩、数值秩和有效秩。",
-    },
     "rank.intro": {
         "en": "A popular argument for decoder-only models: a **causal** attention matrix is lower-triangular, "
         "and its diagonal entries are softmax weights, which are always > 0. Its determinant is the product "
@@ -35,14 +29,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Singular values above τ count. auto = numpy.linalg.matrix_rank's default: σ_max · n · ε of the precision.",
         "zh": "大于 τ 的奇异值才计数。auto = numpy.linalg.matrix_rank 的默认值：σ_max · n · 该精度的 ε。",
     },
-    "tol.auto": {"en": "auto (numpy)", "zh": "自动（numpy）"},
-    "tol.1e-2": {"en": "1e-2", "zh": "1e-2"},
-    "tol.1e-4": {"en": "1e-4", "zh": "1e-4"},
-    "tol.1e-6": {"en": "1e-6", "zh": "1e-6"},
-    "tol.1e-8": {"en": "1e-8", "zh": "1e-8"},
-    "tol.1e-10": {"en": "1e-10", "zh": "1e-10"},
-    "tol.1e-12": {"en": "1e-12", "zh": "1e-12"},
-    "tol.1e-14": {"en": "1e-14", "zh": "1e-14"},
+    "rank.tol.auto": {"en": "auto (numpy)", "zh": "自动（numpy）"},
+    "rank.tol.1e-2": {"en": "1e-2", "zh": "1e-2"},
+    "rank.tol.1e-4": {"en": "1e-4", "zh": "1e-4"},
+    "rank.tol.1e-6": {"en": "1e-6", "zh": "1e-6"},
+    "rank.tol.1e-8": {"en": "1e-8", "zh": "1e-8"},
+    "rank.tol.1e-10": {"en": "1e-10", "zh": "1e-10"},
+    "rank.tol.1e-12": {"en": "1e-12", "zh": "1e-12"},
+    "rank.tol.1e-14": {"en": "1e-14", "zh": "1e-14"},
     "rank.sv_index": {"en": "index i (largest first)", "zh": "序号 i（从大到小）"},
     "rank.sv": {"en": "singular value σᵢ (log scale)", "zh": "奇异值 σᵢ（对数坐标）"},
     "rank.spectrum_title": {
@@ -140,8 +134,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "random: tokens drawn uniformly from the vocabulary. text: held-out sentences of the training language.",
         "zh": "random：从词表中均匀抽取的词元。text：训练语言中未参与训练的句子。",
     },
-    "sweep_in.random": {"en": "random tokens", "zh": "随机词元"},
-    "sweep_in.text": {"en": "toy-language text", "zh": "玩具语言文本"},
+    "rank.sweep_in.random": {"en": "random tokens", "zh": "随机词元"},
+    "rank.sweep_in.text": {"en": "toy-language text", "zh": "玩具语言文本"},
     "rank.samples": {"en": "Samples per length", "zh": "每个长度的样本数"},
     "rank.sweep_running": {
         "en": "Measuring the ranks of the {weights} model at every length, {samples} inputs each ({k} of {n}; once, "

@@ -1,13 +1,7 @@
 """Strings of the sentence-similarity lesson (MiniLM) and the attention-sink panel."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.similarity": {"en": "Sentence similarity (MiniLM)", "zh": "句子相似度（MiniLM）"},
-    "home.similarity": {
-        "en": "A real pretrained encoder (all-MiniLM-L6-v2) turns sentences into "
-        "vectors: mean pooling against [CLS], as a cosine matrix.",
-        "zh": "真实的预训练编码器（all-MiniLM-L6-v2）把句子变成向量：平均池化与 [CLS] 对比，以余弦矩阵呈现。",
-    },
-    "sim.intro": {
+    "similarity.intro": {
         "en": "What encoders are for: an encoder reads the whole sentence at once, in both directions, so every "
         "token's last-layer vector already mixes in the others. Averaging them (*mean pooling*) gives one vector "
         "per sentence. all-MiniLM-L6-v2 (6 layers, 12 heads, d = 384) was fine-tuned with a contrastive objective "
@@ -19,24 +13,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "在约十亿个句子对上微调过，使意思相同的句子的平均池化向量彼此接近。仅解码器模型在每个位置只看到左侧上下文，"
         "这也是句向量通常来自编码器的原因。",
     },
-    "sim.sentences": {"en": "Sentences, one per line (2 to 6)", "zh": "句子，每行一句（2 到 6 句）"},
-    "sim.sentences_help": {
+    "similarity.sentences": {"en": "Sentences, one per line (2 to 6)", "zh": "句子，每行一句（2 到 6 句）"},
+    "similarity.sentences_help": {
         "en": "English works best: the model was trained on English.",
         "zh": "英文效果最好：该模型是在英文上训练的。",
     },
-    "sim.always_minilm": {
+    "similarity.always_minilm": {
         "en": "This page always uses MiniLM-L6, a pretrained sentence encoder.",
         "zh": "本页始终使用预训练的句子编码器 MiniLM-L6。",
     },
-    "sim.range": {"en": "{low} to {high}", "zh": "{low} 到 {high}"},
-    "sim.too_few": {"en": "Write at least two sentences, one per line.", "zh": "请至少写两句话，每行一句。"},
-    "sim.too_many": {
+    "similarity.range": {"en": "{low} to {high}", "zh": "{low} 到 {high}"},
+    "similarity.too_few": {"en": "Write at least two sentences, one per line.", "zh": "请至少写两句话，每行一句。"},
+    "similarity.too_many": {
         "en": "{n} sentences: only the first {most} are compared.",
         "zh": "共 {n} 句：只比较前 {most} 句。",
     },
-    "sim.title.mean": {"en": "Mean pooling (what MiniLM was trained for)", "zh": "平均池化（MiniLM 的训练方式）"},
-    "sim.title.cls": {"en": "[CLS] vector only", "zh": "只用 [CLS] 向量"},
-    "sim.explain": {
+    "similarity.title.mean": {
+        "en": "Mean pooling (what MiniLM was trained for)",
+        "zh": "平均池化（MiniLM 的训练方式）",
+    },
+    "similarity.title.cls": {"en": "[CLS] vector only", "zh": "只用 [CLS] 向量"},
+    "similarity.explain": {
         "en": "Each cell is the cosine of two sentence vectors (1 on the diagonal). With mean pooling, the "
         "off-diagonal cosines run from {mean}: paraphrases score high and unrelated sentences low. With the "
         "[CLS] vector alone, they run from {cls}: a narrower range separates less. BERT trained [CLS] for next-sentence prediction, and this "
@@ -47,21 +44,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "只用 [CLS] 向量时，余弦从 {cls}：范围越窄，区分得越差。BERT 的 [CLS] 是为下一句预测训练的，而这个模型的句子训练用的是平均池化，从未用过 [CLS]。"
         "所以 [CLS] 并不天然就是“句向量”：这取决于模型是怎么训练的。",
     },
-    "sim.source": {
+    "similarity.source": {
         "en": "Model: {source}. Weights read with safetensors, tokens with tokenizers; no transformers at run time.",
         "zh": "模型：{source}。权重用 safetensors 读取，分词用 tokenizers；运行时不依赖 transformers。",
-    },
-    "explorer.sinks_title": {"en": "Where each head parks its attention", "zh": "每个头把注意力“停放”在哪里"},
-    "explorer.sinks.start": {"en": "On [CLS] / [BOS]", "zh": "在 [CLS] / [BOS] 上"},
-    "explorer.sinks.end": {"en": "On [SEP] / [EOS]", "zh": "在 [SEP] / [EOS] 上"},
-    "explorer.sinks.punctuation": {"en": "On punctuation", "zh": "在标点上"},
-    "explorer.sinks_explain": {
-        "en": "Mean share of each head's attention (query rows from position 1 on, as in the notice above) on the opening special token ([CLS] or "
-        "[BOS]), the closing one ([SEP] or [EOS]) and on punctuation, per layer (rows) and head (columns). A head with nothing useful to do often parks its weight on such tokens: "
-        'softmax must put its weight somewhere (Clark et al. 2019, "What does BERT look at?"; Xiao et al. 2023 '
-        "call such tokens attention sinks).",
-        "zh": "每个头的注意力（对从位置 1 起的查询行取平均，与上面的提示相同）落在开头的特殊词元（[CLS] 或 [BOS]）、结尾的特殊词元（[SEP] 或 [EOS]）和标点上的份额，按层（行）和头（列）排列。"
-        "无事可做的头常把权重停放在这些词元上：softmax 总得把权重放在某处（Clark 等 2019，“What does BERT look at?”；"
-        "Xiao 等 2023 称之为注意力汇聚点）。",
     },
 }

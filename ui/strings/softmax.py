@@ -1,21 +1,15 @@
 """Strings of the softmax and √d_k lesson."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.softmax": {"en": "Softmax and √d_k", "zh": "Softmax 与 √d_k"},
-    "home.softmax": {
-        "en": "Why scores are divided by √d_k, what the scale does to one row and to a trained "
-        "model, and why q·k is not a cosine similarity.",
-        "zh": "为什么打分要除以 √d_k，缩放对一行权重和对已训练模型有什么影响，以及为什么 q·k 不是余弦相似度。",
-    },
-    "sm.intro": {
+    "softmax.intro": {
         "en": "Scaled dot-product attention computes softmax(q·k / √d_k). The division is not cosmetic. It keeps "
         "the scores at unit scale whatever the head size, so the softmax is neither an argmax nor a flat average, "
         "and gradients can flow.",
         "zh": "缩放点积注意力计算 softmax(q·k / √d_k)。这个除法并非可有可无：无论头的维度多大，它都让打分保持单位量级，"
         "使 softmax 既不变成 argmax，也不变成平均，梯度才能流动。",
     },
-    "sm.var_title": {"en": "Why divide by √d_k: the variance argument", "zh": "为什么除以 √d_k：方差论证"},
-    "sm.var_source": {
+    "softmax.var_title": {"en": "Why divide by √d_k: the variance argument", "zh": "为什么除以 √d_k：方差论证"},
+    "softmax.var_source": {
         "en": "Vaswani et al. 2017, §3.2.1 and footnote 4. The entries are independent with mean 0, so the variances of "
         "the d_k products add up. Below, 20 000 random pairs (q, k) of 1024 dimensions are drawn once: their first "
         "d_k entries give q·k for each d_k, and σ multiplies every q·k by σ².",
@@ -23,23 +17,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "下面一次性抽取 20 000 对 1024 维的随机 (q, k)：取前 d_k 个分量即得到各个 d_k 下的 q·k，"
         "σ 则把每个 q·k 乘以 σ²。",
     },
-    "sm.sigma_help": {"en": "Standard deviation of every entry of q and k.", "zh": "q 与 k 每个分量的标准差。"},
-    "sm.raw": {"en": "q·k (Var {var})", "zh": "q·k（方差 {var}）"},
-    "sm.scaled": {"en": "q·k/√d_k (Var {var})", "zh": "q·k/√d_k（方差 {var}）"},
-    "sm.density": {"en": "density", "zh": "概率密度"},
-    "sm.hist_title": {
+    "softmax.sigma_help": {"en": "Standard deviation of every entry of q and k.", "zh": "q 与 k 每个分量的标准差。"},
+    "softmax.raw": {"en": "q·k (Var {var})", "zh": "q·k（方差 {var}）"},
+    "softmax.scaled": {"en": "q·k/√d_k (Var {var})", "zh": "q·k/√d_k（方差 {var}）"},
+    "softmax.density": {"en": "density", "zh": "概率密度"},
+    "softmax.hist_title": {
         "en": "{n} samples, d_k = {d_k}, σ = {sigma}",
         "zh": "{n} 个样本，d_k = {d_k}，σ = {sigma}",
     },
-    "sm.empirical": {"en": "empirical Var(q·k)", "zh": "实测 Var(q·k)"},
-    "sm.theory": {"en": "theory d_k·σ⁴", "zh": "理论值 d_k·σ⁴"},
-    "sm.empirical_scaled": {"en": "empirical Var(q·k/√d_k)", "zh": "实测 Var(q·k/√d_k)"},
-    "sm.var_axis": {"en": "variance", "zh": "方差"},
-    "sm.curve_title": {
+    "softmax.empirical": {"en": "empirical Var(q·k)", "zh": "实测 Var(q·k)"},
+    "softmax.theory": {"en": "theory d_k·σ⁴", "zh": "理论值 d_k·σ⁴"},
+    "softmax.empirical_scaled": {"en": "empirical Var(q·k/√d_k)", "zh": "实测 Var(q·k/√d_k)"},
+    "softmax.var_axis": {"en": "variance", "zh": "方差"},
+    "softmax.curve_title": {
         "en": "Variance against d_k ({n} samples per point)",
         "zh": "方差随 d_k 的变化（每点 {n} 个样本）",
     },
-    "sm.var_numbers": {
+    "softmax.var_numbers": {
         "en": "At d_k = {d_k}, σ = {sigma}:\n"
         "- Var(q·k) measures **{raw}** against d_k·σ⁴ = **{theory}** (off by {err}).\n"
         "- The standard deviation is {sd}, so unscaled scores of that size would push the softmax into saturation.\n"
@@ -49,28 +43,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 标准差为 {sd}，这么大的未缩放打分会把 softmax 推向饱和。\n"
         "- 除以 √d_k 后方差为 **{scaled}** ≈ σ⁴ = {s4}，与 d_k 无关。",
     },
-    "sm.row_title": {"en": "One row of scores under a scale", "zh": "一行打分在不同缩放下"},
-    "sm.row_intro": {
+    "softmax.row_title": {"en": "One row of scores under a scale", "zh": "一行打分在不同缩放下"},
+    "softmax.row_intro": {
         "en": "One query against {n} keys, all drawn as above (d_k = {d_k}, σ = {sigma}). The slider sets the factor s "
         "in softmax(s · q·k). s = 1 is no scaling; s = 1/√d_k is the paper's choice. A larger s works like a lower "
         "softmax temperature (T = 1/s).",
         "zh": "一个查询对 {n} 个键，均按上面的方式抽取（d_k = {d_k}，σ = {sigma}）。滑块设定 softmax(s · q·k) 中的因子 s："
         "s = 1 即不缩放，s = 1/√d_k 是论文的选择。s 越大，相当于 softmax 温度越低（T = 1/s）。",
     },
-    "sm.scale_slider": {"en": "log₂ s (the scale on q·k)", "zh": "log₂ s（q·k 上的缩放因子）"},
-    "sm.scale_help": {
+    "softmax.scale_slider": {"en": "log₂ s (the scale on q·k)", "zh": "log₂ s（q·k 上的缩放因子）"},
+    "softmax.scale_help": {
         "en": "It starts at log₂(1/√d_k). 0 means no scaling (s = 1).",
         "zh": "初始值为 log₂(1/√d_k)；0 表示不缩放（s = 1）。",
     },
-    "sm.mark.unscaled": {"en": "unscaled", "zh": "不缩放"},
-    "sm.keys": {"en": "key", "zh": "键"},
-    "sm.row_fig": {"en": "softmax(s · q·k) at s = {s}", "zh": "s = {s} 时的 softmax(s · q·k)"},
-    "sm.entropy": {"en": "entropy (nats)", "zh": "熵（奈特）"},
-    "sm.max_weight": {"en": "max weight", "zh": "最大权重"},
-    "sm.jacobian": {"en": "‖Jacobian‖₂", "zh": "‖雅可比矩阵‖₂"},
-    "sm.scale_axis": {"en": "scale s (log)", "zh": "缩放因子 s（对数坐标）"},
-    "sm.curves_title": {"en": "The same row across scales", "zh": "同一行在不同缩放下"},
-    "sm.row_numbers": {
+    "softmax.mark.unscaled": {"en": "unscaled", "zh": "不缩放"},
+    "softmax.keys": {"en": "key", "zh": "键"},
+    "softmax.row_fig": {"en": "softmax(s · q·k) at s = {s}", "zh": "s = {s} 时的 softmax(s · q·k)"},
+    "softmax.entropy": {"en": "entropy (nats)", "zh": "熵（奈特）"},
+    "softmax.max_weight": {"en": "max weight", "zh": "最大权重"},
+    "softmax.jacobian": {"en": "‖Jacobian‖₂", "zh": "‖雅可比矩阵‖₂"},
+    "softmax.scale_axis": {"en": "scale s (log)", "zh": "缩放因子 s（对数坐标）"},
+    "softmax.curves_title": {"en": "The same row across scales", "zh": "同一行在不同缩放下"},
+    "softmax.row_numbers": {
         "en": "At s = {s}:\n"
         "- entropy **{h}** nats (uniform would be {hmax})\n"
         "- max weight **{pmax}**\n"
@@ -80,7 +74,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 最大权重 **{pmax}**\n"
         "- 雅可比范数 **{jac}**（独热行为 0；永远不超过 1/2；这些键上的均匀行为 {uniform}）",
     },
-    "sm.row_explain": {
+    "softmax.row_explain": {
         "en": "- **Unscaled** (s = 1): at large d_k the scores spread over tens of units, so one key takes almost "
         "all the weight (argmax-like). The Jacobian of the softmax goes to 0 as the row becomes one-hot, and almost no gradient reaches q "
         "and k: learning stalls.\n"
@@ -92,62 +86,61 @@ STRINGS: dict[str, dict[str, str]] = {
         "- **s = 1/√d_k** 让打分保持在单位方差附近：这一行有选择性，同时仍可训练。\n"
         "- **太小**（如 1/(2√d_k)）会把这一行压平成普通平均，这个头就无法突出某个键。",
     },
-    "sm.live_title": {"en": "The trained model under another scale", "zh": "换一个缩放因子的已训练模型"},
-    "sm.live_intro": {
+    "softmax.live_title": {"en": "The trained model under another scale", "zh": "换一个缩放因子的已训练模型"},
+    "softmax.live_intro": {
         "en": "The selected model was trained with s = 1/√d_head = 1/√{d} = {s}. Here the same weights run with that "
         "scale multiplied by a factor, at inference only. Nothing is retrained.",
         "zh": "所选模型训练时使用 s = 1/√d_head = 1/√{d} = {s}。这里用同一组权重运行，只在推理时把这个缩放因子乘以一个系数，"
         "没有重新训练。",
     },
-    "sm.live_factor": {"en": "factor on the trained scale", "zh": "对训练缩放因子的倍数"},
-    "sm.live_help": {
+    "softmax.live_factor": {"en": "factor on the trained scale", "zh": "对训练缩放因子的倍数"},
+    "softmax.live_help": {
         "en": "×1 is the model as trained. ×8 sharpens every head; ×0.125 flattens it.",
         "zh": "×1 即训练时的模型；×8 让每个头更尖锐，×0.125 让它更平。",
     },
-    "sm.live_heatmap": {"en": "Layer {layer} head {head} at ×{c}", "zh": "第 {layer} 层 第 {head} 头，×{c}"},
-    "sm.entropy_fig": {
+    "softmax.live_heatmap": {"en": "Layer {layer} head {head} at ×{c}", "zh": "第 {layer} 层 第 {head} 头，×{c}"},
+    "softmax.entropy_fig": {
         "en": "Mean entropy of each head's rows (nats)",
         "zh": "每个头各行的平均熵（奈特）",
     },
-    "sm.mean_entropy": {"en": "mean entropy over all heads", "zh": "所有头的平均熵"},
-    "sm.entropy_curve": {
+    "softmax.mean_entropy": {"en": "mean entropy over all heads", "zh": "所有头的平均熵"},
+    "softmax.entropy_curve": {
         "en": "Mean attention entropy against the factor",
         "zh": "平均注意力熵随倍数的变化",
     },
-    "sm.trained_scale": {"en": "as trained", "zh": "训练时"},
-    "sm.next_token": {"en": "next token", "zh": "下一个词元"},
-    "sm.prob": {"en": "probability", "zh": "概率"},
-    "sm.next_title": {
+    "softmax.trained_scale": {"en": "as trained", "zh": "训练时"},
+    "softmax.next_token": {"en": "next token", "zh": "下一个词元"},
+    "softmax.next_title": {
         "en": "Top 10 next tokens at ×{c} (log scale)",
         "zh": "×{c} 时概率最高的 10 个下一个词元（对数坐标）",
     },
-    "sm.next_caption": {
+    "softmax.next_caption": {
         "en": "The decoder's prediction after the last token of your prompt, with the attention scale changed. The "
         "sampling temperature of the output softmax is a different knob; it is left at 1.",
         "zh": "改变注意力缩放因子后，解码器对输入最后一个词元之后的预测。输出 softmax 的采样温度是另一个旋钮，这里保持为 1。",
     },
-    "sm.next_decoder_only": {
+    "softmax.next_decoder_only": {
         "en": "Next-token predictions appear with the decoder-only model.",
         "zh": "选择仅解码器模型时会显示下一个词元的预测。",
     },
-    "sm.cos_title": {"en": "q·k is not cosine similarity", "zh": "q·k 不是余弦相似度"},
-    "sm.cos_intro": {
+    "softmax.cos_title": {"en": "q·k is not cosine similarity", "zh": "q·k 不是余弦相似度"},
+    "softmax.cos_intro": {
         "en": 'Many notes call the attention score a "cosine similarity". It is not: attention uses the raw dot '
         "product, which also grows with the lengths of q and k. A key can win by being long, not only by pointing "
         "the same way.",
         "zh": "很多笔记把注意力打分称为“余弦相似度”。这不对：注意力用的是原始点积，它还会随 q 和 k 的长度增大。"
         "一个键可以靠“长”胜出，而不只是靠方向一致。",
     },
-    "sm.angle": {"en": "angle θ (degrees)", "zh": "夹角 θ（度）"},
-    "sm.plane_title": {"en": "q and k in a plane", "zh": "平面中的 q 与 k"},
-    "sm.cos_numbers": {
+    "softmax.angle": {"en": "angle θ (degrees)", "zh": "夹角 θ（度）"},
+    "softmax.plane_title": {"en": "q and k in a plane", "zh": "平面中的 q 与 k"},
+    "softmax.cos_numbers": {
         "en": "- q·k = **{dot}**\n- cos θ = **{cos}**\n- ‖q‖ = {qn}, ‖k‖ = {kn}\n\n"
         "Double ‖k‖ and q·k doubles; cos θ does not move.",
         "zh": "- q·k = **{dot}**\n- cos θ = **{cos}**\n- ‖q‖ = {qn}，‖k‖ = {kn}\n\n把 ‖k‖ 加倍，q·k 也加倍，cos θ 不变。",
     },
-    "sm.col.key": {"en": "key", "zh": "键"},
-    "sm.col.weight": {"en": "softmax(q·k/√{d})", "zh": "softmax(q·k/√{d})"},
-    "sm.cos_table": {
+    "softmax.col.key": {"en": "key", "zh": "键"},
+    "softmax.col.weight": {"en": "softmax(q·k/√{d})", "zh": "softmax(q·k/√{d})"},
+    "softmax.cos_table": {
         "en": "One query (‖q‖ = {qn}, d = {d}) and five keys at chosen angles and lengths. The key closest in "
         "direction is k{best_cos}, but attention gives the most weight to k{best_dot}, which is longer. Some "
         "models do normalise q and k (QK-norm, cosine attention in Swin v2), but the standard Transformer does not.",

@@ -1,18 +1,11 @@
 """Strings of the translation lesson (encoder-decoder)."""
 
 STRINGS: dict[str, dict[str, str]] = {
-    "nav.translate": {"en": "Translate (encoder-decoder)", "zh": "翻译（编码器-解码器）"},
-    "home.translate": {
-        "en": "The encoder-decoder maps one sequence to another. Watch cross-attention fill in as it "
-        "writes a number in English words, then type your own target and see where the model disagrees.",
-        "zh": "编码器-解码器把一个序列映射成另一个序列。看它把数字写成英文单词时交叉注意力如何逐行填满，"
-        "再输入你自己的目标，看看模型在哪里不同意。",
-    },
-    "tr.always_encdec": {
+    "translate.always_encdec": {
         "en": "This page always uses the encoder-decoder model: mapping one sequence to another is what it is for.",
         "zh": "本页始终使用编码器-解码器模型：把一个序列映射成另一个序列正是它的用途。",
     },
-    "tr.intro": {
+    "translate.intro": {
         "en": "The original Transformer (Vaswani et al. 2017). The **encoder** reads the whole source once, "
         "bidirectionally. The **decoder** writes the target one token at a time. Each decoder block has masked "
         "self-attention over the target written so far, then **cross-attention**: its queries come from the "
@@ -22,23 +15,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "每个解码器模块先对已写出的目标做带掩码的自注意力，再做**交叉注意力**：查询来自目标，键和值来自编码器的输出。"
         "这里的任务是把数字（阿拉伯数字或中文数字）写成英文单词。",
     },
-    "tr.source": {"en": "Source (a number up to 9999)", "zh": "源序列（不超过 9999 的数字）"},
-    "tr.source_help": {
+    "translate.source": {"en": "Source (a number up to 9999)", "zh": "源序列（不超过 9999 的数字）"},
+    "translate.source_help": {
         "en": "Digits like 1234, or Chinese numerals like 一千二百三十四.",
         "zh": "例如 1234 这样的阿拉伯数字，或一千二百三十四这样的中文数字。",
     },
-    "tr.step_title": {"en": "Step by step", "zh": "逐步生成"},
-    "tr.so_far": {"en": "Step {n} of {total}:", "zh": "第 {n} 步，共 {total} 步："},
-    "tr.source_tokens": {"en": "source token", "zh": "源词元"},
-    "tr.row_title": {
+    "translate.step_title": {"en": "Step by step", "zh": "逐步生成"},
+    "translate.so_far": {"en": "Step {n} of {total}:", "zh": "第 {n} 步，共 {total} 步："},
+    "translate.source_tokens": {"en": "source token", "zh": "源词元"},
+    "translate.row_title": {
         "en": "Cross-attention of “{token}” over the source (layer {layer})",
         "zh": "“{token}”对源序列的交叉注意力（第 {layer} 层）",
     },
-    "tr.matrix_title": {
+    "translate.matrix_title": {
         "en": "Cross-attention so far, layer {layer} head {head}",
         "zh": "目前为止的交叉注意力，第 {layer} 层第 {head} 头",
     },
-    "tr.step_caption": {
+    "translate.step_caption": {
         "en": "First figure: each head's cross-attention row for the token just written. Second: the same head's "
         'rows for every token written so far, one more per step; row "a → b" is the decoder reading a and '
         "writing b. Every row sums to 1 over the source tokens. Not every head aligns words with digits. Measured "
@@ -49,51 +42,51 @@ STRINGS: dict[str, dict[str, str]] = {
         "在 80 个未参与训练的数字上测得，第 {layer} 层第 {head} 头对齐得最好：{share} 的单词，其最强的注意力落在它所翻译的源字符上"
         "（随机水平：{chance}；当前显示的头：{this}）。",
     },
-    "tr.probs_title": {
+    "translate.probs_title": {
         "en": "Step {n}: top 10 next tokens (log scale)",
         "zh": "第 {n} 步：概率最高的 10 个词元（对数坐标）",
     },
-    "tr.forced_title": {"en": "Teacher forcing: you write the target", "zh": "教师强制：由你来写目标"},
-    "tr.forced_intro": {
+    "translate.forced_title": {"en": "Teacher forcing: you write the target", "zh": "教师强制：由你来写目标"},
+    "translate.forced_intro": {
         "en": "In training, the decoder never reads its own guesses. It reads the correct target, shifted right "
         "(*teacher forcing*), and all positions are computed in one pass. Type a target below, right or wrong. "
         "For every token the bar shows the probability the model gives it after the tokens you typed before it.",
         "zh": "训练时，解码器读的从来不是自己的猜测，而是右移一位的正确目标（*教师强制*），所有位置一次算完。"
         "在下面输入一个目标（对错都行）：每个词元的柱高是模型在读完你之前输入的词元后，给这个词元的概率。",
     },
-    "tr.typed": {"en": "Target (English words)", "zh": "目标（英文单词）"},
-    "tr.typed_help": {
+    "translate.typed": {"en": "Target (English words)", "zh": "目标（英文单词）"},
+    "translate.typed_help": {
         "en": "It starts as the model's own translation. Change a word and see the probability drop.",
         "zh": "初始内容是模型自己的翻译。改一个词，看看概率如何下降。",
     },
-    "tr.typed_long": {
+    "translate.typed_long": {
         "en": "The target is longer than the decoder's {max_len} positions; only the beginning is read.",
         "zh": "目标超过了解码器的 {max_len} 个位置，只读取开头部分。",
     },
-    "tr.typed_tokens": {"en": "your target, token by token", "zh": "你的目标（逐词元）"},
-    "tr.forced_probs_title": {
+    "translate.typed_tokens": {"en": "your target, token by token", "zh": "你的目标（逐词元）"},
+    "translate.forced_probs_title": {
         "en": "P(your token | source, your tokens before it)",
         "zh": "P(你的词元 | 源序列，你在它之前的词元)",
     },
-    "tr.disagree": {
+    "translate.disagree": {
         "en": "The model disagrees at {k} token(s). At token {pos} you wrote {typed} (probability {p}); the "
         "model expected {best} ({q}). Red bars (log scale) mark where its first choice differs from yours.",
         "zh": "模型在 {k} 个词元处不同意。在第 {pos} 个词元你写了 {typed}（概率 {p}），模型预期的是 {best}（{q}）。"
         "红色柱（对数坐标）表示模型的首选与你不同的位置。",
     },
-    "tr.agree": {
+    "translate.agree": {
         "en": "The model's first choice matches every token you typed, [EOS] included. log P(target | source) = {logp}.",
         "zh": "你输入的每个词元（包括 [EOS]）都与模型的首选一致。log P(目标 | 源) = {logp}。",
     },
-    "tr.self_title": {
+    "translate.self_title": {
         "en": "Decoder self-attention (masked), layer {layer} head {head}",
         "zh": "解码器自注意力（带掩码），第 {layer} 层第 {head} 头",
     },
-    "tr.cross_title": {
+    "translate.cross_title": {
         "en": "Cross-attention, layer {layer} head {head}",
         "zh": "交叉注意力，第 {layer} 层第 {head} 头",
     },
-    "tr.forced_explain": {
+    "translate.forced_explain": {
         "en": "Decoder self-attention (first figure): lower-triangular, because a token may not look at the ones "
         "after it. That mask is what makes one-pass teacher-forced training equal to step-by-step generation. "
         "Cross-attention (second figure): every target row over every source token. It needs no mask: the whole "

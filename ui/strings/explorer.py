@@ -1,0 +1,81 @@
+"""Strings of the attention explorer."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "explorer.view.heatmap": {"en": "one head", "zh": "单个头"},
+    "explorer.view.grid": {"en": "all heads", "zh": "所有头"},
+    "explorer.view.lines": {"en": "lines (head view)", "zh": "连线（头视图）"},
+    "explorer.agg.head": {"en": "this head", "zh": "此头"},
+    "explorer.agg.mean": {"en": "mean over heads", "zh": "各头平均"},
+    "explorer.agg.rollout": {"en": "attention rollout", "zh": "注意力展开（rollout）"},
+    "explorer.target": {"en": "Target (decoder input)", "zh": "目标（解码器输入）"},
+    "explorer.target_help": {
+        "en": "Pre-filled with the model's own greedy translation; edit it to see how the decoder attends "
+        "to a target you choose (teacher forcing).",
+        "zh": "预先填入模型自己的贪心翻译；可修改，以查看解码器如何关注你给定的目标（教师强制）。",
+    },
+    "explorer.tokens": {
+        "en": "How the model reads the prompt: {n} tokens (byte-level BPE; ␣ marks a space).",
+        "zh": "模型读取输入的方式：共 {n} 个词元（字节级 BPE；␣ 表示空格）。",
+    },
+    "explorer.sinks_more": {"en": " (and {n} more: see the tables below)", "zh": "（另有 {n} 个：见下方的表）"},
+    "explorer.tokens_wordpiece": {
+        "en": "How the model reads the prompt: {n} tokens (WordPiece, lower-cased; ## marks a piece that continues a word).",
+        "zh": "模型读取输入的方式：共 {n} 个词元（WordPiece，转为小写；## 表示接在前一片段后的词内片段）。",
+    },
+    "explorer.grid_caption": {
+        "en": "Every layer (rows) and head (columns) at once, like BertViz's model view; the outlined "
+        "cell is the selected layer and head.",
+        "zh": "一次展示所有层（行）和头（列），类似 BertViz 的模型视图；带框的格子是当前选中的层和头。",
+    },
+    "explorer.lines_caption": {
+        "en": "Each line joins a query token (left) to a key token (right); its opacity is the attention "
+        "weight, its colour the head. Click a head in the legend to hide it.",
+        "zh": "每条线连接左侧的查询词元与右侧的键词元；透明度表示注意力权重，颜色表示头。点击图例中的头可隐藏它。",
+    },
+    "explorer.head_title": {"en": "Layer {layer}, head {head}", "zh": "第 {layer} 层，第 {head} 个头"},
+    "explorer.mean_title": {"en": "Layer {layer}, mean over heads", "zh": "第 {layer} 层，各头平均"},
+    "explorer.rollout_title": {"en": "Attention rollout over all layers", "zh": "所有层的注意力展开"},
+    "explorer.rollout_caption": {
+        "en": "Rollout (Abnar & Zuidema 2020) multiplies the head-averaged attention of each layer, with "
+        "the residual connection counted as ½·I + ½·A. It estimates how much each input token flows into "
+        "each position; it is an approximation, not something the model computes.",
+        "zh": "注意力展开（Abnar 与 Zuidema，2020）把每层各头平均后的注意力相乘，并把残差连接记为 ½·I + ½·A。"
+        "它估计每个输入词元流向每个位置的多少；这是一种近似，并非模型实际计算的量。",
+    },
+    "explorer.sinks": {
+        "en": "Attention sinks: {heads}. These heads put most of their weight on one first, special or "
+        "punctuation token. Softmax must give every row a total of 1, so a head that finds nothing "
+        "useful parks its weight on a token that is always there (Xiao et al. 2023).",
+        "zh": "注意力汇聚（attention sink）：{heads}。这些头把大部分权重放在第一个、特殊或标点词元上。"
+        "softmax 要求每行之和为 1，所以找不到有用信息的头会把权重“停放”在总是存在的词元上（Xiao 等，2023）。",
+    },
+    "explorer.explain": {
+        "en": "Each row is one **query** token; it shows how that token's attention is spread over the "
+        "**key** tokens it may see. The weights are softmax(q·k / √d_k), so every row sums to 1; a masked "
+        "key gets exactly 0. Note that q·k is a *dot product*, not a cosine similarity: it grows with the "
+        "lengths of q and k, which is why it is divided by √d_k.",
+        "zh": "每一行是一个**查询**词元，显示它的注意力如何分布在它能看到的**键**词元上。权重为 softmax(q·k / √d_k)，"
+        "因此每行之和为 1；被掩码的键权重恰好为 0。注意 q·k 是*点积*，不是余弦相似度：它随 q 和 k 的长度增长，"
+        "这正是要除以 √d_k 的原因。",
+    },
+    "explorer.source": {
+        "en": "Scaled dot-product attention (Vaswani et al. 2017, eq. 1); M is the mask (0 or −∞). This "
+        "model: d_k = {d_k}, scale 1/√d_k = {scale}.",
+        "zh": "缩放点积注意力（Vaswani 等，2017，式 1）；M 为掩码（0 或 −∞）。本模型：d_k = {d_k}，缩放 1/√d_k = {scale}。",
+    },
+    "explorer.download.json": {"en": "Download shown attention (JSON)", "zh": "下载所示注意力（JSON）"},
+    "explorer.download.csv": {"en": "Download shown attention (CSV)", "zh": "下载所示注意力（CSV）"},
+    "explorer.sinks_title": {"en": "Where each head parks its attention", "zh": "每个头把注意力“停放”在哪里"},
+    "explorer.sinks.start": {"en": "On [CLS] / [BOS]", "zh": "在 [CLS] / [BOS] 上"},
+    "explorer.sinks.end": {"en": "On [SEP] / [EOS]", "zh": "在 [SEP] / [EOS] 上"},
+    "explorer.sinks.punctuation": {"en": "On punctuation", "zh": "在标点上"},
+    "explorer.sinks_explain": {
+        "en": "Mean share of each head's attention (query rows from position 1 on, as in the notice above) on the opening special token ([CLS] or "
+        "[BOS]), the closing one ([SEP] or [EOS]) and on punctuation, per layer (rows) and head (columns). A head with nothing useful to do often parks its weight on such tokens: "
+        'softmax must put its weight somewhere (Clark et al. 2019, "What does BERT look at?"; Xiao et al. 2023 '
+        "call such tokens attention sinks).",
+        "zh": "每个头的注意力（对从位置 1 起的查询行取平均，与上面的提示相同）落在开头的特殊词元（[CLS] 或 [BOS]）、结尾的特殊词元（[SEP] 或 [EOS]）和标点上的份额，按层（行）和头（列）排列。"
+        "无事可做的头常把权重停放在这些词元上：softmax 总得把权重放在某处（Clark 等 2019，“What does BERT look at?”；"
+        "Xiao 等 2023 称之为注意力汇聚点）。",
+    },
+}

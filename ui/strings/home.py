@@ -1,0 +1,83 @@
+"""Strings of the home page: the introduction and one line per lesson."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "home.title": {"en": "Attention Lab", "zh": "注意力实验室"},
+    "home.intro": {
+        "en": "Attention Lab runs small Transformers live in your browser session: type a prompt and "
+        "see, layer by layer and head by head, where each token looks. The three model families — "
+        "encoder-only, decoder-only and encoder-decoder — were trained by this project on a small "
+        "bilingual toy language it generates, so the patterns you see were learned, not drawn. "
+        "Beside them, MiniLM-L6 is a real pretrained English encoder (all-MiniLM-L6-v2). "
+        "Every number on screen is computed from the model as you type.",
+        "zh": "注意力实验室在你的浏览器会话中实时运行小型 Transformer：输入一段文本，逐层、逐头查看每个词元关注哪里。"
+        "三类模型——仅编码器、仅解码器、编码器-解码器——由本项目在其自行生成的小型双语玩具语言上训练，"
+        "所以你看到的模式是学出来的，不是画出来的。屏幕上的每个数字都在你输入时由模型实时计算。旁边还有 MiniLM-L6：一个真实的预训练英文编码器（all-MiniLM-L6-v2）。",
+    },
+    "home.explorer": {
+        "en": "Attention heatmaps per layer and head, all heads at once, and BertViz-style lines.",
+        "zh": "逐层、逐头的注意力热图，所有头的总览，以及 BertViz 风格的连线图。",
+    },
+    "home.masks": {
+        "en": "Causal, bidirectional, prefix-LM and padding masks beside the attention they produce.",
+        "zh": "因果、双向、前缀语言模型与填充掩码，及其产生的注意力。",
+    },
+    "home.models": {
+        "en": "Models: `python -m models.train` retrains them (about 11 minutes on two CPU cores).",
+        "zh": "模型：运行 `python -m models.train` 可重新训练（两个 CPU 核心上约 11 分钟）。",
+    },
+    "home.rank": {
+        "en": "Is a causal attention matrix always full rank, and do bidirectional ones "
+        "drift towards low rank? Exact, numerical and effective rank, measured live.",
+        "zh": "因果注意力矩阵一定满秩吗？双向注意力矩阵会趋向低秩吗？现场计算精确秩、数值秩和有效秩。",
+    },
+    "home.positional": {
+        "en": "Sinusoidal waves, the shift-as-rotation property, RoPE, learned tables, "
+        "and what attention sees with no positions at all.",
+        "zh": "正弦波、平移即旋转的性质、RoPE、可学习的位置表，以及完全没有位置信息时注意力看到的是什么。",
+    },
+    "home.softmax": {
+        "en": "Why scores are divided by √d_k, what the scale does to one row and to a trained "
+        "model, and why q·k is not a cosine similarity.",
+        "zh": "为什么打分要除以 √d_k，缩放对一行权重和对已训练模型有什么影响，以及为什么 q·k 不是余弦相似度。",
+    },
+    "home.generate": {
+        "en": "A decoder-only model continues your prompt one token at a time: the distribution "
+        "it samples from, the new token's attention, and the KV cache growing.",
+        "zh": "仅解码器模型逐个词元地续写你的输入：它采样所依据的分布、新词元的注意力，以及不断增长的 KV 缓存。",
+    },
+    "home.translate": {
+        "en": "The encoder-decoder maps one sequence to another. Watch cross-attention fill in as it "
+        "writes a number in English words, then type your own target and see where the model disagrees.",
+        "zh": "编码器-解码器把一个序列映射成另一个序列。看它把数字写成英文单词时交叉注意力如何逐行填满，"
+        "再输入你自己的目标，看看模型在哪里不同意。",
+    },
+    "home.mlm": {
+        "en": "The encoder fills in a blank from both sides; BERT's 15% / 80-10-10 masking "
+        "recipe run live; and the same blank through a decoder that sees only the left.",
+        "zh": "编码器根据两侧上下文填空；现场运行 BERT 的 15% / 80-10-10 掩码方案；"
+        "再用只能看到左侧的解码器做同一个填空。",
+    },
+    "home.similarity": {
+        "en": "A real pretrained encoder (all-MiniLM-L6-v2) turns sentences into "
+        "vectors: mean pooling against [CLS], as a cosine matrix.",
+        "zh": "真实的预训练编码器（all-MiniLM-L6-v2）把句子变成向量：平均池化与 [CLS] 对比，以余弦矩阵呈现。",
+    },
+    "home.lab": {
+        "en": "Build two Transformers side by side from every option (pre/post-norm, LayerNorm/RMSNorm, "
+        "ReLU/GELU/SwiGLU, MHA/GQA/MQA, positional encoding, attention scale), compare their attention and "
+        "parameters, train either one here in about half a minute, and read its module tree.",
+        "zh": "用各种选项（预归一化/后归一化、LayerNorm/RMSNorm、ReLU/GELU/SwiGLU、MHA/GQA/MQA、位置编码、注意力缩放）"
+        "并排搭建两个 Transformer，比较它们的注意力和参数，在这里用半分钟左右训练其中任意一个，并查看它的模块树。",
+    },
+    "home.guides": {
+        "en": "Ready-made lessons for a class: each step opens a page in a preset state, with a paragraph to read "
+        "and a question to think about. Teachers can add their own as TOML files.",
+        "zh": "为课堂准备好的课程：每一步都会打开一个预设好状态的页面，并附上一段讲解和一个思考题。教师可以用 TOML 文件编写自己的课程。",
+    },
+    "home.scaling": {
+        "en": "BERT, GPT-1/2, Llama-3.1-8B and Qwen2.5-7B counted from their published hyper-parameters; what GQA "
+        "saves in the KV cache; ALBERT's factorised embedding; Kaplan's and Chinchilla's scaling laws.",
+        "zh": "由公开的超参数算出 BERT、GPT-1/2、Llama-3.1-8B 和 Qwen2.5-7B 的参数量；GQA 在 KV 缓存上省下多少；"
+        "ALBERT 的分解式嵌入；Kaplan 与 Chinchilla 的缩放定律。",
+    },
+}

@@ -1,0 +1,31 @@
+"""Names of the attention masks and what each does: the masks page and every page that names a mask."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "mask.causal": {"en": "Causal", "zh": "因果掩码"},
+    "mask.bidirectional": {"en": "Bidirectional", "zh": "双向（无掩码）"},
+    "mask.prefix": {"en": "Prefix-LM", "zh": "前缀语言模型"},
+    "mask.padding": {"en": "Padding", "zh": "填充掩码"},
+    "mask.causal.explain": {
+        "en": "Query i sees keys 0…i only. GPT-style decoders are trained to predict token i+1 from "
+        "tokens up to i, so they must not see the answer; this also lets them cache past keys and values "
+        "when generating.",
+        "zh": "查询 i 只能看到键 0…i。GPT 式解码器被训练为根据前 i 个词元预测第 i+1 个，因此不能看到答案；"
+        "这也使它们在生成时可以缓存过去的键和值。",
+    },
+    "mask.bidirectional.explain": {
+        "en": "Every query sees every key. BERT-style encoders build a representation of the whole input, "
+        "so a word can use context on both sides (the masked-word task keeps this from being cheating).",
+        "zh": "每个查询都能看到所有键。BERT 式编码器为整个输入构建表示，因此一个词可以利用两侧的上下文"
+        "（掩码词预测任务使这不算作弊）。",
+    },
+    "mask.prefix.explain": {
+        "en": "Bidirectional inside the prefix, causal after it (UniLM, T5's prefix-LM): the prompt is read "
+        "as a whole, the continuation is generated left to right.",
+        "zh": "前缀内部双向可见，前缀之后为因果（UniLM、T5 的前缀语言模型）：提示整体读取，续写从左到右生成。",
+    },
+    "mask.padding.explain": {
+        "en": "Inputs of different lengths are padded to one length in a batch; [PAD] keys are masked so no "
+        "real token attends to them. The padded rows still compute something, but their outputs are ignored.",
+        "zh": "批次中不同长度的输入被填充到同一长度；[PAD] 键被屏蔽，真实词元不会关注它们。填充位置的行仍会计算，但输出被忽略。",
+    },
+}
