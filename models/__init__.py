@@ -1,6 +1,6 @@
 """Attention Lab's model layer: pure PyTorch + tokenizers, no Streamlit, no plotting.
 
-Pages and tests use only what is exported here (see shared/DESIGN.md).
+Pages and tests use only what is exported here (see docs/architecture.md).
 """
 
 from . import analysis, data

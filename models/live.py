@@ -21,7 +21,7 @@ from .transformer import Transformer
 
 @dataclass(frozen=True)
 class Trace:
-    """Everything one forward pass computed, as numpy (see DESIGN.md for the keys and shapes)."""
+    """Everything one forward pass computed, as numpy (docs/architecture.md lists the keys and shapes)."""
 
     tokens: list[str]  # readable token strings of the (source) input
     target_tokens: list[str] | None  # encoder-decoder: the decoder-side tokens

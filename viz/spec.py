@@ -102,6 +102,10 @@ class Spec:
         to export; slow next to to_dict(), so the app never calls it."""
         return go.Figure({"data": self.data, "layout": self.layout}, _validate=False)
 
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """Jupyter shows a builder's result as the Plotly figure it is (notebooks/attention_lab.ipynb)."""
+        return self.figure()._repr_mimebundle_(include, exclude, **kwargs)
+
 
 def _containers(x):
     """Copy dicts and lists (so convert_to_base64 cannot reach the spec) but share the leaves
