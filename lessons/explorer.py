@@ -100,15 +100,15 @@ if kind != "decoder.cross":
     if st.toggle(t("explorer.sinks_title"), key="sink_tables"):
         shares = sink_shares(att, q_tokens)
         groups = ("start", "end", "punctuation")
-        tabs = st.tabs([t(f"explorer.sinks.{what}") for what in groups])  # one full-width table each
-        for col, what in zip(tabs, groups, strict=True):
+        tabs = st.tabs([t(f"explorer.sinks.{group}") for group in groups])  # one full-width table each
+        for col, group in zip(tabs, groups, strict=True):
             col.plotly_chart(
                 viz.plots.value_heatmap(
-                    shares[what],
+                    shares[group],
                     [str(i + 1) for i in range(att.shape[0])],
                     [str(h + 1) for h in range(att.shape[1])],
                     index_labels=False,
-                    title=t(f"explorer.sinks.{what}"),
+                    title=t(f"explorer.sinks.{group}"),
                     x_title=t("lbl.head"),
                     y_title=t("lbl.layer"),
                     hover_name=t("lbl.weight"),
@@ -117,7 +117,7 @@ if kind != "decoder.cross":
                     text_fmt=".0%",
                     scale=settings.scale,
                 ),
-                key=f"sinks_{what}",
+                key=f"sinks_{group}",
             )
         st.caption(t("explorer.sinks_explain"))
 
