@@ -81,7 +81,7 @@ def run_slot():
 
 
 def freeze_gc_once() -> None:
-    """Move the objects alive after start-up (torch, plotly, the models) out of the collector's
+    """Move the objects alive after the first run (torch, plotly, the first models) out of the collector's
     reach: full collections then scan only what reruns create (measured: 182 -> 36 ms a rerun)."""
     global _gc_frozen
     if not _gc_frozen:
