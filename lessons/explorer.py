@@ -33,58 +33,67 @@ wordpiece = getattr(model.tokenizer, "kind", "bpe") == "wordpiece"
 st.caption(t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
 shell.token_chips(tr.tokens)
 
-kind = controls.attention_kind(tr)
-q_tokens, k_tokens = controls.axis_tokens(tr, kind)
-att = tr.attention[kind]  # [L, H, Tq, Tk]
-for name in ("view", "agg", "autoscale"):
-    state.ensure(name)
-c1, c2 = st.columns([3, 2])
-with c1:
+# The figure first, its controls in a narrower column beside it: the heatmap starts near the top of
+# a laptop screen (1366x768) instead of below three rows of controls, and where columns stack (a
+# phone, presentation mode) the figure still comes first. The controls are drawn first in the script
+# (the figure needs their values); the columns' order on the page is set here.
+right, left = st.columns([3, 2], gap="medium")
+with left:
+    kind = controls.attention_kind(tr)
+    for name in ("view", "agg", "autoscale"):
+        state.ensure(name)
     st.segmented_control(t("ctl.view"), VIEWS, format_func=names("view"), key="view", required=True)
-with c2:
     st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
-view, zmax = st.session_state["view"], None if st.session_state["autoscale"] else 1.0
-shell.track("view", "autoscale")
-
-if view == "grid":
-    layer, head = controls.layer_head(model.config)
-    fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.scale, labels=labels)
-    st.plotly_chart(fig, key="grid")
-    st.caption(t("explorer.grid_caption"))
-    title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
-    big = viz.heatmap(att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
-    shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
-    shown, what = att, f"{kind} [layers, heads, queries, keys]"
-elif view == "lines":
-    layer, _ = controls.layer_head(model.config, with_head=False)
-    everything = t("ctl.focus_all")
-    focus = st.selectbox(
-        t("ctl.focus"), [None, *range(len(q_tokens))], key="focus",
-        format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
-    )  # fmt: skip
-    fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.scale, labels=labels)
-    st.plotly_chart(fig, key="lines")
-    st.caption(t("explorer.lines_caption"))
-    shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
-else:
-    layer, head = controls.layer_head(model.config)
-    square = kind != "decoder.cross"
-    aggs = AGGREGATES if square else AGGREGATES[:2]
-    if st.session_state["agg"] not in aggs:
-        st.session_state["agg"] = "head"
-    st.segmented_control(t("ctl.agg"), aggs, format_func=names("agg"), key="agg", required=True)
-    shell.track("agg")
-    agg = st.session_state["agg"]
-    if agg == "mean":
-        shown, title = att[layer].mean(axis=0), t("explorer.mean_title", layer=layer + 1)
-    elif agg == "rollout":
-        shown, title = attention_rollout(att), t("explorer.rollout_title")
-        st.caption(t("explorer.rollout_caption"))
+    view, zmax = st.session_state["view"], None if st.session_state["autoscale"] else 1.0
+    shell.track("view", "autoscale")
+    q_tokens, k_tokens = controls.axis_tokens(tr, kind)
+    att = tr.attention[kind]  # [L, H, Tq, Tk]
+    if view == "lines":
+        layer, head = controls.layer_head(model.config, with_head=False, stacked=True)
+        everything = t("ctl.focus_all")
+        focus = st.selectbox(
+            t("ctl.focus"), [None, *range(len(q_tokens))], key="focus",
+            format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
+        )  # fmt: skip
     else:
-        shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
-    fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
-    shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
-    what = f"{kind} {title}"
+        layer, head = controls.layer_head(model.config, stacked=True)
+    if view == "heatmap":
+        square = kind != "decoder.cross"
+        aggs = AGGREGATES if square else AGGREGATES[:2]
+        if st.session_state["agg"] not in aggs:
+            st.session_state["agg"] = "head"
+        st.segmented_control(t("ctl.agg"), aggs, format_func=names("agg"), key="agg", required=True)
+        shell.track("agg")
+
+with right:
+    if view == "grid":
+        fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.scale, labels=labels)
+        st.plotly_chart(fig, key="grid")
+        st.caption(t("explorer.grid_caption"))
+        title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
+        big = viz.heatmap(
+            att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels
+        )
+        shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
+        shown, what = att, f"{kind} [layers, heads, queries, keys]"
+    elif view == "lines":
+        fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.scale, labels=labels)
+        st.plotly_chart(fig, key="lines")
+        st.caption(t("explorer.lines_caption"))
+        shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
+    else:
+        agg = st.session_state["agg"]
+        if agg == "mean":
+            shown, title = att[layer].mean(axis=0), t("explorer.mean_title", layer=layer + 1)
+        elif agg == "rollout":
+            shown, title = attention_rollout(att), t("explorer.rollout_title")
+        else:
+            shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
+        fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.scale, labels=labels)
+        shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
+        if agg == "rollout":
+            st.caption(t("explorer.rollout_caption"))
+        what = f"{kind} {title}"
 
 if kind != "decoder.cross":
     sinks = attention_sinks(att, q_tokens)
