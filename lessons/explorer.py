@@ -33,31 +33,33 @@ wordpiece = getattr(model.tokenizer, "kind", "bpe") == "wordpiece"
 st.caption(t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
 shell.token_chips(tr.tokens)
 
-# The figure first, its controls in a narrower column beside it: the heatmap starts near the top of
-# a laptop screen (1366x768) instead of below three rows of controls, and where columns stack (a
-# phone, presentation mode) the figure still comes first. The controls are drawn first in the script
-# (the figure needs their values); the columns' order on the page is set here.
-right, left = st.columns([3, 2], gap="medium")
-with left:
-    kind = controls.attention_kind(tr)
-    for name in ("view", "agg", "autoscale"):
-        state.ensure(name)
+# Two compact rows of controls above a full-width figure (beside it, in a column, the heatmap got too
+# narrow for every token's label), and the examples collapsed in the prompt box: the heatmap starts
+# near the top of a laptop screen (1366x768). Presentation mode and phones stack the columns.
+kind = controls.attention_kind(tr)
+for name in ("view", "agg", "autoscale"):
+    state.ensure(name)
+q_tokens, k_tokens = controls.axis_tokens(tr, kind)
+att = tr.attention[kind]  # [L, H, Tq, Tk]
+c1, c2 = st.columns(2)
+with c1:
     st.segmented_control(t("ctl.view"), VIEWS, format_func=names("view"), key="view", required=True)
+view = st.session_state["view"]
+with c2:
+    layer, head = controls.layer_head(model.config, with_head=view != "lines")
+c3, c4 = st.columns(2)
+with c4:
     st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
-    view, zmax = st.session_state["view"], None if st.session_state["autoscale"] else 1.0
-    shell.track("view", "autoscale")
-    q_tokens, k_tokens = controls.axis_tokens(tr, kind)
-    att = tr.attention[kind]  # [L, H, Tq, Tk]
+zmax = None if st.session_state["autoscale"] else 1.0
+shell.track("view", "autoscale")
+with c3:
     if view == "lines":
-        layer, head = controls.layer_head(model.config, with_head=False, stacked=True)
         everything = t("ctl.focus_all")
         focus = st.selectbox(
             t("ctl.focus"), [None, *range(len(q_tokens))], key="focus",
             format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
         )  # fmt: skip
-    else:
-        layer, head = controls.layer_head(model.config, stacked=True)
-    if view == "heatmap":
+    elif view == "heatmap":
         square = kind != "decoder.cross"
         aggs = AGGREGATES if square else AGGREGATES[:2]
         if st.session_state["agg"] not in aggs:
@@ -65,7 +67,8 @@ with left:
         st.segmented_control(t("ctl.agg"), aggs, format_func=names("agg"), key="agg", required=True)
         shell.track("agg")
 
-with right:
+figure_area = st.container()
+with figure_area:
     if view == "grid":
         fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.scale, labels=labels)
         st.plotly_chart(fig, key="grid")

@@ -33,11 +33,10 @@ def _pick(label: str, n: int, key: str) -> None:
         st.select_slider(label, list(range(n)), format_func=number, key=key)
 
 
-def layer_head(cfg: models.ModelConfig, with_head: bool = True, stacked: bool = False) -> tuple[int, int]:
-    """Layer and head pickers, side by side (or one under the other, for a narrow column)."""
+def layer_head(cfg: models.ModelConfig, with_head: bool = True) -> tuple[int, int]:
     _clamp("layer", cfg.n_layers)
     _clamp("head", cfg.n_heads)
-    cols = [st.container(), st.container()] if stacked else st.columns(2)
+    cols = st.columns(2)
     with cols[0]:
         _pick(t("ctl.layer"), cfg.n_layers, "layer")
     if with_head:
