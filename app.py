@@ -2,12 +2,24 @@
 
 import streamlit as st
 
-from ui import guides, params, shell, url
-from ui.i18n import t
-from ui.pages import LESSONS
-
 st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide")
-shell.freeze_gc_once()
+
+# A browser session's first run: a tiny blank chart sent before the heavy imports below (torch alone
+# is about 1.5 s) makes the browser fetch and evaluate plotly.js (4.7 MB, about 1 s) meanwhile,
+# instead of after the page's first real figure arrives. Cleared once the imports are done.
+early = st.empty()  # in every run, so the elements after it keep their places between runs
+if "_plotly_warm" not in st.session_state:
+    st.session_state["_plotly_warm"] = True
+    hidden = {"visible": False}
+    blank = {"xaxis": hidden, "yaxis": hidden, "height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}}
+    dot = {"type": "heatmap", "z": [[0]], "showscale": False}  # Plotly refuses a figure without data
+    early.plotly_chart({"data": [dot], "layout": blank}, config={"staticPlot": True, "displayModeBar": False})
+
+from ui import guides, params, shell, url  # noqa: E402  (after the warm-up above: these import torch)
+from ui.i18n import t  # noqa: E402
+from ui.pages import LESSONS  # noqa: E402
+
+early.empty()
 
 with shell.run_slot():  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS)
     guides.apply_pending()  # a guided lesson's step, before any widget is drawn
@@ -33,3 +45,4 @@ with shell.run_slot():  # one of a few script runs at once per process (ui/shell
             shell.track("prompt")
     page.run()
     shell.finish_run()  # a page that stops early calls it itself (shell.stop)
+shell.freeze_gc_once()  # after the first page is drawn, not before: its full collection took 0.2 s

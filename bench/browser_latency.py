@@ -12,7 +12,13 @@ Two runs per size:
                after the first pair the trace comes from st.cache_data, so the model does not run
   fresh        a new prompt every change (another name or adjective): the model runs every time
 
-Usage: .venv/bin/python bench/browser_latency.py [--repeat 20]
+Then Enter -> redrawn heatmap, Explorer against a bare page: a second Streamlit server runs a tiny
+script (written to a temp dir) that draws one st.plotly_chart heatmap of the same size from a text
+input and nothing else, so what the Explorer adds over Streamlit + Plotly's own cost shows as a ratio.
+Rounds interleave the two pages (a few changes on each per round) so that the machine's load, which
+drifts, hits both alike; the table gives each page's median/p95 and the per-round ratio Explorer/bare.
+
+Usage: .venv/bin/python bench/browser_latency.py [--repeat 20] [--rounds 6] [--only all|cold|enter]
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -59,7 +66,39 @@ SHOWN_JS = """([sel, expected, previous]) => {
     if (!shown.every(s => exp.has(s)) || !shown.some(s => !prev.has(s))) return false;
     return Math.max(performance.now() - window.__bench.t0, 1e-3);
 }"""
+# Enter in the prompt box: the moment the user commits the text (fill() fires input first, then Enter).
+INSTALL_ENTER_JS = """() => {
+    window.__bench = {t0: null};
+    document.addEventListener('keydown', e => {
+        const prompt = e.target.getAttribute('aria-label') === 'Prompt';
+        if (e.key === 'Enter' && prompt) window.__bench.t0 = performance.now();
+    }, true);
+}"""
 IDLE_JS = "() => document.querySelector('.stApp')?.getAttribute('data-test-script-state') === 'notRunning'"
+
+
+# The bare page: one heatmap of the same size and axes as the Explorer's one-head view, from a text
+# input labelled like the app's prompt box, and nothing else. Uniform causal rows stand in for attention.
+BARE_APP = """
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+from viz.axes import grid_height
+
+text = st.text_input("Prompt", "the cats that the dog sees are happy .", live=True)
+ws = text.split()
+tokens = ["[BOS]", ws[0]] + ["\u2423" + w for w in ws[1:]]
+labels = [f"{i} {tok}" for i, tok in enumerate(tokens)]
+n = len(labels)
+z = np.tril(np.ones((n, n), dtype=np.float32))
+z /= z.sum(-1, keepdims=True)
+fig = go.Figure(go.Heatmap(z=z, x=labels, y=labels, zmin=0, zmax=1, colorscale="Blues"))
+fig.update_layout(height=grid_height(n, 1.0), margin=dict(l=10, r=10, t=40, b=10), title="Layer 1, head 1")
+fig.update_xaxes(type="category", constrain="domain")
+fig.update_yaxes(type="category", autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain")
+st.plotly_chart(fig, key="heatmap")
+"""
+ENTER_WORDS = 15  # a prompt of about 16 tokens: the Explorer's everyday size
 
 
 def words(n_words: int, name: str, adjective: str) -> list[str]:
@@ -125,9 +164,82 @@ def p95(xs: list[float]) -> float:
     return statistics.quantiles(xs, n=20, method="inclusive")[-1]
 
 
+def enter_prompt(page: Page, ws: list[str], previous: list[str]) -> float:
+    """Type the prompt and press Enter; ms from Enter until the heatmap shows it."""
+    page.evaluate("() => { window.__bench.t0 = null; }")
+    box = page.get_by_role("textbox", name="Prompt")
+    box.fill(" ".join(ws))
+    box.press("Enter")
+    handle = page.wait_for_function(SHOWN_JS, arg=[TICKS, labels(ws), labels(previous)], polling="raf", timeout=60_000)
+    ms = float(handle.json_value())
+    page.wait_for_function(IDLE_JS, timeout=60_000)
+    return ms
+
+
+def start_server(cmd: list[str], cwd: Path, env: dict | None = None) -> subprocess.Popen:
+    return subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True, env=env)  # fmt: skip
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def enter_rounds(browser, app_url: str, python: str, rounds: int, per_round: int) -> dict[str, list]:
+    """Interleaved rounds of Enter -> redrawn heatmap on the Explorer and on the bare page (see BARE_APP)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "bare.py").write_text(BARE_APP)
+        port = free_port()
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        cmd = [python, "-m", "streamlit", "run", "bare.py", "--server.port", str(port),
+               "--server.headless", "true", "--browser.gatherUsageStats", "false"]  # fmt: skip
+        proc = start_server(cmd, Path(tmp), env)
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+            pages = {}
+            for name, url in (("explorer", f"{app_url}/explorer"), ("bare", f"http://127.0.0.1:{port}/")):
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.goto(url)
+                page.locator(TICKS).first.wait_for(state="visible", timeout=120_000)
+                page.wait_for_function(IDLE_JS, timeout=60_000)
+                page.evaluate(INSTALL_ENTER_JS)
+                pages[name] = page
+            pair = [words(ENTER_WORDS, "alice", "happy"), words(ENTER_WORDS, "bob", "happy")]
+            out: dict[str, list] = {"explorer": [], "bare": [], "ratios": []}
+            previous = {name: DEFAULT_WORDS for name in pages}
+            for name, page in pages.items():  # warm-up: both prompts once (the Explorer caches their traces)
+                for ws in pair:
+                    enter_prompt(page, ws, previous[name])
+                    previous[name] = ws
+            for r in range(rounds):
+                medians = {}
+                order = ("explorer", "bare") if r % 2 == 0 else ("bare", "explorer")
+                for name in order:
+                    times = []
+                    for i in range(per_round):
+                        ws = pair[i % 2]
+                        times.append(enter_prompt(pages[name], ws, previous[name]))
+                        previous[name] = ws
+                    out[name] += times
+                    medians[name] = statistics.median(times)
+                out["ratios"].append(medians["explorer"] / medians["bare"])
+            return out
+        finally:
+            stop_server(proc)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=6, help="interleaved Explorer/bare rounds of Enter -> heatmap")
+    ap.add_argument("--per-round", type=int, default=6, help="Enter presses per page per round")
+    only = "cold: just the cold start; enter: cold start and the Enter rounds, no size tables"
+    ap.add_argument("--only", choices=["all", "cold", "enter"], default="all", help=only)
     args = ap.parse_args()
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} not found: install Debian's chromium (`make setup` does)")
@@ -136,12 +248,13 @@ def main() -> None:
     cmd = [str(python if python.exists() else sys.executable), "-m", "streamlit", "run", "app.py",
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]  # fmt: skip
     results: dict[str, dict[int, tuple[int, bool, list[float]]]] = {"alternating": {}, "fresh": {}}
+    enter: dict[str, list] = {}
+    load_before = os.getloadavg()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)  # not part of the cold start
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         t_start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)  # fmt: skip
+        proc = start_server(cmd, ROOT)
         try:
             base = f"http://127.0.0.1:{port}"
             wait_healthy(f"{base}/_stcore/health", proc)
@@ -150,45 +263,65 @@ def main() -> None:
             cold_s = time.perf_counter() - t_start
             page.wait_for_function(IDLE_JS, timeout=60_000)
             page.evaluate(INSTALL_JS)
-
-            # Warm-up: one change per size (first traces, first figures of each size).
-            previous = DEFAULT_WORDS
-            for n_words in SIZES.values():
-                ws = words(n_words, "carol", "happy")
-                change_prompt(page, ws, previous)
-                previous = ws
-            rss_warm = rss_mb(proc.pid)
-
-            for size, n_words in SIZES.items():
-                # alternating: "… alice" / "… bob"; the first pair computes, the rest is cached
-                pair = [words(n_words, "alice", "happy"), words(n_words, "bob", "happy")]
-                for ws in pair:
-                    change_prompt(page, ws, previous)
-                    previous = ws
-                n_shown, truncated = shown_tokens(page)
-                times = []
-                for i in range(args.repeat):
-                    ws = pair[i % 2]
-                    times.append(change_prompt(page, ws, previous))
-                    previous = ws
-                results["alternating"][size] = (n_shown, truncated, times)
-                # fresh: a prompt the app has not seen, every time
-                times = []
-                for i in range(args.repeat):
-                    ws = words(n_words, NAMES[i % len(NAMES)], ADJECTIVES[1 + (i // len(NAMES)) % 2])
-                    times.append(change_prompt(page, ws, previous))
-                    previous = ws
-                results["fresh"][size] = (*shown_tokens(page), times)
-            rss_end = rss_mb(proc.pid)
+            rss_warm = rss_end = rss_mb(proc.pid)
+            if args.only == "all":
+                rss_warm, rss_end = size_runs(page, proc, args.repeat, results)
+            if args.only in ("all", "enter"):
+                enter = enter_rounds(browser, base, cmd[0], args.rounds, args.per_round)
         finally:
             browser.close()
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
+            stop_server(proc)
+    load_after = os.getloadavg()
+    report(args, results, enter, cold_s, rss_warm, rss_end, load_before, load_after)
 
+
+def size_runs(page: Page, proc: subprocess.Popen, repeat: int, results: dict) -> tuple[float, float]:
+    """The prompt-size tables (see the module docstring); returns server RSS after warm-up and at the end."""
+    # Warm-up: one change per size (first traces, first figures of each size).
+    previous = DEFAULT_WORDS
+    for n_words in SIZES.values():
+        ws = words(n_words, "carol", "happy")
+        change_prompt(page, ws, previous)
+        previous = ws
+    rss_warm = rss_mb(proc.pid)
+
+    for size, n_words in SIZES.items():
+        # alternating: "… alice" / "… bob"; the first pair computes, the rest is cached
+        pair = [words(n_words, "alice", "happy"), words(n_words, "bob", "happy")]
+        for ws in pair:
+            change_prompt(page, ws, previous)
+            previous = ws
+        n_shown, truncated = shown_tokens(page)
+        times = []
+        for i in range(repeat):
+            ws = pair[i % 2]
+            times.append(change_prompt(page, ws, previous))
+            previous = ws
+        results["alternating"][size] = (n_shown, truncated, times)
+        # fresh: a prompt the app has not seen, every time
+        times = []
+        for i in range(repeat):
+            ws = words(n_words, NAMES[i % len(NAMES)], ADJECTIVES[1 + (i // len(NAMES)) % 2])
+            times.append(change_prompt(page, ws, previous))
+            previous = ws
+        results["fresh"][size] = (*shown_tokens(page), times)
+    rss_end = rss_mb(proc.pid)
+    return rss_warm, rss_end
+
+
+def report(args, results, enter, cold_s, rss_warm, rss_end, load_before, load_after) -> None:
+    if any(results.values()):
+        size_tables(args, results)
+    print("| cold start (process start -> first heatmap at /explorer) | server RSS after warm-up | server RSS at end |")
+    print("| ---: | ---: | ---: |")
+    print(f"| {cold_s:.1f} s | {rss_warm:.0f} MB | {rss_end:.0f} MB |")
+    if enter:
+        enter_table(enter)
+    print(f"\nload average (1, 5, 15 min) before {'/'.join(f'{x:.1f}' for x in load_before)}, "
+          f"after {'/'.join(f'{x:.1f}' for x in load_after)} on {os.cpu_count()} CPUs")  # fmt: skip
+
+
+def size_tables(args, results) -> None:
     print(f"Prompt change -> heatmap y tick labels show the new prompt, in Chromium ({args.repeat} changes each).")
     print(f"Times include the fixed {DEBOUNCE_MS} ms live-input debounce (st.text_input(live=True));")
     print("the last two columns subtract it. Decoder model, trained weights, 'one head' heatmap view.\n")
@@ -205,9 +338,18 @@ def main() -> None:
                 shown += f" [expected {size}]"
             print(f"| {shown} | {med:.0f} | {top:.0f} | {med - DEBOUNCE_MS:.0f} | {top - DEBOUNCE_MS:.0f} |")
         print()
-    print("| cold start (process start -> first heatmap at /explorer) | server RSS after warm-up | server RSS at end |")
-    print("| ---: | ---: | ---: |")
-    print(f"| {cold_s:.1f} s | {rss_warm:.0f} MB | {rss_end:.0f} MB |")
+
+
+def enter_table(enter: dict[str, list]) -> None:
+    ex, bare, ratios = enter["explorer"], enter["bare"], enter["ratios"]
+    print(f"\nEnter -> redrawn heatmap ({ENTER_WORDS + 1}-token prompts, two alternating, traces cached), "
+          f"{len(ratios)} interleaved rounds of {len(ex) // len(ratios)} presses per page.\n")  # fmt: skip
+    print("| page | median ms | p95 ms |")
+    print("| --- | ---: | ---: |")
+    print(f"| Explorer | {statistics.median(ex):.0f} | {p95(ex):.0f} |")
+    print(f"| bare one-heatmap page | {statistics.median(bare):.0f} | {p95(bare):.0f} |")
+    print(f"\nratio Explorer/bare per round: median {statistics.median(ratios):.2f}, "
+          f"range {min(ratios):.2f}-{max(ratios):.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -33,60 +33,70 @@ wordpiece = getattr(model.tokenizer, "kind", "bpe") == "wordpiece"
 st.caption(t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
 shell.token_chips(tr.tokens)
 
+# Two compact rows of controls above a full-width figure (beside it, in a column, the heatmap got too
+# narrow for every token's label), and the examples collapsed in the prompt box: the heatmap starts
+# near the top of a laptop screen (1366x768). Presentation mode and phones stack the columns.
 kind = controls.attention_kind(tr)
-q_tokens, k_tokens = controls.axis_tokens(tr, kind)
-att = tr.attention[kind]  # [L, H, Tq, Tk]
 for name in ("view", "agg", "autoscale"):
     state.ensure(name)
-c1, c2 = st.columns([3, 2])
+q_tokens, k_tokens = controls.axis_tokens(tr, kind)
+att = tr.attention[kind]  # [L, H, Tq, Tk]
+c1, c2 = st.columns(2)
 with c1:
     st.segmented_control(t("ctl.view"), VIEWS, format_func=names("explorer.view"), key="view", required=True)
+view = st.session_state["view"]
 with c2:
+    layer, head = controls.layer_head(model.config, with_head=view != "lines")
+c3, c4 = st.columns(2)
+with c4:
     st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
-view, zmax = st.session_state["view"], None if st.session_state["autoscale"] else 1.0
+zmax = None if st.session_state["autoscale"] else 1.0
 shell.track("view", "autoscale")
+with c3:
+    if view == "lines":
+        everything = t("ctl.focus_all")
+        focus = st.selectbox(
+            t("ctl.focus"), [None, *range(len(q_tokens))], key="focus",
+            format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
+        )  # fmt: skip
+    elif view == "heatmap":
+        square = kind != "decoder.cross"
+        aggs = AGGREGATES if square else AGGREGATES[:2]
+        if st.session_state["agg"] not in aggs:
+            st.session_state["agg"] = "head"
+        st.segmented_control(t("ctl.agg"), aggs, format_func=names("explorer.agg"), key="agg", required=True)
+        shell.track("agg")
 
-if view == "grid":
-    layer, head = controls.layer_head(model.config)
-    fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.figure_scale, labels=labels)
-    charts.plot(st, fig, key="grid")
-    st.caption(t("explorer.grid_caption"))
-    title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
-    big = viz.heatmap(
-        att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels
-    )
-    shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
-    shown, what = att, f"{kind} [layers, heads, queries, keys]"
-elif view == "lines":
-    layer, _ = controls.layer_head(model.config, with_head=False)
-    everything = t("ctl.focus_all")
-    focus = st.selectbox(
-        t("ctl.focus"), [None, *range(len(q_tokens))], key="focus",
-        format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}",
-    )  # fmt: skip
-    fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.figure_scale, labels=labels)
-    charts.plot(st, fig, key="lines")
-    st.caption(t("explorer.lines_caption"))
-    shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
-else:
-    layer, head = controls.layer_head(model.config)
-    square = kind != "decoder.cross"
-    aggs = AGGREGATES if square else AGGREGATES[:2]
-    if st.session_state["agg"] not in aggs:
-        st.session_state["agg"] = "head"
-    st.segmented_control(t("ctl.agg"), aggs, format_func=names("explorer.agg"), key="agg", required=True)
-    shell.track("agg")
-    agg = st.session_state["agg"]
-    if agg == "mean":
-        shown, title = att[layer].mean(axis=0), t("explorer.mean_title", layer=layer + 1)
-    elif agg == "rollout":
-        shown, title = attention_rollout(att), t("explorer.rollout_title")
-        st.caption(t("explorer.rollout_caption"))
+figure_area = st.container()
+with figure_area:
+    if view == "grid":
+        fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.figure_scale, labels=labels)
+        charts.plot(st, fig, key="grid")
+        st.caption(t("explorer.grid_caption"))
+        title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
+        big = viz.heatmap(
+            att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels
+        )
+        shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
+        shown, what = att, f"{kind} [layers, heads, queries, keys]"
+    elif view == "lines":
+        fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.figure_scale, labels=labels)
+        charts.plot(st, fig, key="lines")
+        st.caption(t("explorer.lines_caption"))
+        shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
     else:
-        shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
-    fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels)
-    shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
-    what = f"{kind} {title}"
+        agg = st.session_state["agg"]
+        if agg == "mean":
+            shown, title = att[layer].mean(axis=0), t("explorer.mean_title", layer=layer + 1)
+        elif agg == "rollout":
+            shown, title = attention_rollout(att), t("explorer.rollout_title")
+        else:
+            shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
+        fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels)
+        shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
+        if agg == "rollout":
+            st.caption(t("explorer.rollout_caption"))
+        what = f"{kind} {title}"
 
 if kind != "decoder.cross":
     sinks = attention_sinks(att, q_tokens)
@@ -102,16 +112,16 @@ if kind != "decoder.cross":
     if st.toggle(t("explorer.sinks_title"), key="sink_tables"):
         shares = sink_shares(att, q_tokens)
         groups = ("start", "end", "punctuation")
-        tabs = st.tabs([t(f"explorer.sinks.{what}") for what in groups])  # one full-width table each
-        for col, what in zip(tabs, groups, strict=True):
+        tabs = st.tabs([t(f"explorer.sinks.{group}") for group in groups])  # one full-width table each
+        for col, group in zip(tabs, groups, strict=True):
             charts.plot(
                 col,
                 viz.value_heatmap(
-                    shares[what],
+                    shares[group],
                     [str(i + 1) for i in range(att.shape[0])],
                     [str(h + 1) for h in range(att.shape[1])],
                     index_labels=False,
-                    title=t(f"explorer.sinks.{what}"),
+                    title=t(f"explorer.sinks.{group}"),
                     x_title=t("lbl.head"),
                     y_title=t("lbl.layer"),
                     hover_name=t("lbl.weight"),
@@ -120,7 +130,7 @@ if kind != "decoder.cross":
                     text_fmt=".0%",
                     scale=settings.figure_scale,
                 ),
-                key=f"sinks_{what}",
+                key=f"sinks_{group}",
             )
         st.caption(t("explorer.sinks_explain"))
 

@@ -23,14 +23,18 @@ if cfg.arch == "encoder-decoder":
 
 base = trace(settings.model, settings.weights, text)
 n = len(base.tokens)
-layer, head = controls.layer_head(cfg)
+# Layer, head and the two sliders in one row, so the first pair of figures starts high on a laptop screen.
+which, sliders = st.columns(2)
+with which:
+    layer, head = controls.layer_head(cfg)
 for name in ("prefix", "pad", "pos", "word"):
     state.ensure(name)
 st.session_state["prefix"] = min(st.session_state["prefix"], n)
 st.session_state["pos"] = min(st.session_state["pos"], n - 1)
-c1, c2 = st.columns(2)
-c1.slider(t("masks.prefix_len"), 1, max(n, 2), key="prefix", help=t("masks.prefix_help"))
-c2.slider(t("masks.pad"), 1, MAX_PAD, key="pad", help=t("masks.pad_help"))
+with sliders:
+    c1, c2 = st.columns(2)
+    c1.slider(t("masks.prefix_len"), 1, max(n, 2), key="prefix", help=t("masks.prefix_help"))
+    c2.slider(t("masks.pad"), 1, MAX_PAD, key="pad", help=t("masks.pad_help"))
 shell.track("prefix", "pad")
 prefix_len, pad = st.session_state["prefix"], st.session_state["pad"]
 
@@ -40,7 +44,6 @@ for kind in MASKS:
     else:
         tr = trace(settings.model, settings.weights, text, mask=kind, prefix_len=prefix_len)
     st.subheader(t(f"mask.{kind}"))
-    st.markdown(t(f"mask.{kind}.explain"))
     left, right = st.columns(2)
     mask = tr.masks[self_key]
     fig = viz.mask_heatmap(mask, tr.tokens, tr.tokens, scale=settings.figure_scale, labels=labels)
@@ -49,6 +52,7 @@ for kind in MASKS:
     title = t("masks.attention_title", layer=layer + 1, head=head + 1)
     fig = viz.heatmap(weights, tr.tokens, tr.tokens, title=title, scale=settings.figure_scale, labels=labels)
     shell.plot(fig, f"a_{kind}", weights, tr.tokens, tr.tokens, where=right)
+    st.markdown(t(f"mask.{kind}.explain"))  # under its figures: the figures come first
 
 st.header(t("masks.perturb_title"))
 st.markdown(t("masks.perturb_intro"))

@@ -1,5 +1,7 @@
 """Attention Explorer through AppTest: the figures carry the model's real attention."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,29 @@ def test_empty_prompt_gives_a_hint():
     at = open_app("explorer")
     set_prompt(at, "")
     assert any("Type a prompt" in i.value for i in at.info)
+
+
+def _downloads(at, monkeypatch) -> dict[str, bytes]:
+    """The files the page's download buttons offer, by file name: AppTest keeps no handle on its media
+    storage after a run, so the storage's load_and_get_id is wrapped to record what the page stored."""
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    stored: dict[str, bytes] = {}
+    load = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        stored[filename] = path_or_data
+        return load(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    at.run()
+    return stored
+
+
+@pytest.mark.parametrize("sink_tables", ["0", "1"])
+def test_json_download_names_the_shown_matrix_with_or_without_the_sink_tables(sink_tables, monkeypatch):
+    at = open_app("explorer", prompt=PROMPT, layer="2", head="3", sink_tables=sink_tables)
+    assert at.toggle(key="sink_tables").value is (sink_tables == "1")
+    payload = json.loads(_downloads(at, monkeypatch)["attention.json"])
+    assert payload["what"] == "decoder.self Layer 2, head 3"
+    assert payload["shape"] == [len(payload["query_tokens"]), len(payload["key_tokens"])]
