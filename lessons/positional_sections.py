@@ -9,7 +9,7 @@ import viz
 from models import analysis
 from models.positional import pair_frequencies, rope_rotate, rope_score_grid, sinusoidal_table
 from ui import charts, shell, state
-from ui.i18n import names, t
+from ui.i18n import t
 from ui.loaders import get_model, learned_positions, shuffle_deltas
 from ui.state import Settings
 from viz import Arrow, Series
@@ -107,7 +107,7 @@ def learned(settings: Settings, fig_scale: float) -> None:
             source = settings.model
     except models.WeightsError:
         pass  # the shuffle section below says what is missing
-    st.header(t("positional.learned_title", model=names("model")(source)))
+    st.header(t("positional.learned_title", model=shell.model_labels()(source)))
     table = learned_positions(source)
     learned_cos = analysis.cosine_matrix(table)
     sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))

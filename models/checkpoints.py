@@ -104,7 +104,8 @@ def describe(folder: Path) -> Entry:
         params = sum(math.prod(v["shape"]) for p in weight_files(folder) for v in _header(p).values())
     except (WeightsError, UnsupportedModel, KeyError, TypeError, ValueError) as e:
         return Entry(folder, folder.name, "?", "?", 0, str(e) if not isinstance(e, KeyError) else f"missing {e}")
-    error = too_large(params)
+    reason = too_large(params)
+    error = None if reason is None else f"too large for this machine: {reason}"
     return Entry(folder, folder.name, label, cfg.arch, params, error)
 
 

@@ -44,6 +44,7 @@ class HFTokenizer:
         self.special_ids = frozenset(i for i, t in tok.get_added_tokens_decoder().items() if t.special)
         self.eos_ids = frozenset(eos_ids)
         self.start_ids = list(start_ids)
+        self.mask_token = tok.id_to_token(self.mask_id) if self.mask_id is not None else None
         self.byte_level = any(t.startswith("Ġ") for t in list(vocab)[:5000])
         self.template = self._template()
 
@@ -57,6 +58,8 @@ class HFTokenizer:
 
     def encode(self, text: str) -> list[int]:
         text = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)  # no lone surrogates
+        if self.mask_token not in (None, "[MASK]"):
+            text = text.replace("[MASK]", self.mask_token)  # the app's examples say [MASK]; RoBERTa writes <mask>
         return self.tok.encode(text, add_special_tokens=False).ids
 
     def decode(self, ids) -> str:

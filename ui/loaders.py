@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import inspect
 import json
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -20,7 +21,7 @@ import models
 from models import analysis, data, experiments, mlm, pretrained, probes, variants
 from models.experiments import self_key
 
-from .params import MAX_NEW
+from .params import MAX_NEW, local_models
 
 # Sessions are the parallelism (one script thread per rerun): torch's intra-op threads only added a
 # thread pool per running session on the same 2 cores. bench/load.py, 40 sessions without think time:
@@ -69,10 +70,34 @@ def with_status(label: str, loader: Callable, *args, **kwargs):
 
 
 @st.cache_resource(show_spinner=False)
+@_remembered
 def get_model(name: str, weights: str = "trained") -> models.LiveModel:
-    """The shipped model, or a random-init one with the same config (seed 0) to compare against."""
-    trained = models.load(name)
+    """The shipped model, or a published one from $ATTENTION_LAB_MODELS; or a random-init one with the
+    same config (seed 0) to compare against."""
+    entry = local_models().get(name)
+    if entry is None:
+        trained = models.load(name)
+    elif entry.error is not None:
+        raise models.WeightsError(f"{entry.name}: {entry.error}")
+    else:
+        trained = models.load(entry.path)
+        trained.meta["forward_ms"] = forward_ms(trained)
     return trained if weights == "trained" else models.build(trained.config, trained.tokenizer)
+
+
+FAST_MS = 150  # a 64-token forward slower than this: the prompt runs on Enter, not on every pause in typing
+
+
+def forward_ms(model: models.LiveModel, n: int = 64) -> float:
+    """One 64-token forward with its trace, measured once when a published model is loaded."""
+    ids = [t % model.config.vocab_size for t in range(100, 100 + min(n, model.config.max_len))]
+    t0 = time.perf_counter()
+    model.run_ids(ids)
+    return (time.perf_counter() - t0) * 1000
+
+
+def types_live(model: models.LiveModel) -> bool:
+    return model.meta.get("forward_ms", 0.0) <= FAST_MS
 
 
 def _slim(tr: models.Trace) -> models.Trace:

@@ -6,10 +6,12 @@ own widgets do not exist yet when the link is first read).
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 
 import models
-from models import catalog
+from models import catalog, checkpoints
 
 from .url import BOOL, Param, choice, int_in, text
 
@@ -152,10 +154,31 @@ def one_based(default: int = 0) -> Param:
     return Param(default, lambda raw: int_in(1, MAX_LAYERS_OR_HEADS)(raw) - 1, lambda v: str(v + 1))
 
 
+def local_models() -> dict[str, checkpoints.Entry]:
+    """Published models in the folders of $ATTENTION_LAB_MODELS: scanned once per value of the variable
+    (config.json and safetensors headers only, at start-up); a shipped model's name is not shadowed."""
+    return _scan(os.environ.get(checkpoints.MODELS_ENV, ""))
+
+
+@functools.cache
+def _scan(roots: str) -> dict[str, checkpoints.Entry]:
+    return {e.name: e for e in checkpoints.scan(roots) if e.name not in models.AVAILABLE}
+
+
+def model_names() -> tuple[str, ...]:
+    return (*models.AVAILABLE, *local_models())
+
+
+def _model_name(raw: str) -> str:
+    if raw not in model_names():
+        raise ValueError(raw)
+    return raw
+
+
 PARAMS: dict[str, Param] = {
     # shared (app.py)
     "lang": Param("en", choice(*LANGUAGES)),
-    "model": Param("decoder", choice(*models.AVAILABLE)),
+    "model": Param("decoder", _model_name),
     "weights": Param("trained", choice(*WEIGHTS)),
     "present": Param(False, **BOOL),
     "tables": Param(False, **BOOL),

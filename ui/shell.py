@@ -18,7 +18,7 @@ import models
 
 from . import charts, params, state, url
 from .i18n import md, names, t
-from .loaders import get_model
+from .loaders import computed, get_model, types_live, with_status
 
 EXAMPLES = {
     "decoder": [
@@ -41,6 +41,22 @@ EXAMPLES = {
         "Transformers use attention to mix information between tokens.",
         "I went to the bank to deposit money, then sat on the river bank.",
     ],
+}
+
+# Prompts for a published model, by architecture: real English and Chinese, not the toy corpus.
+REAL_EXAMPLES = {
+    "decoder": [
+        "The capital of France is",
+        "Alice met Bob at the park. Then Alice gave Bob a",
+        "小明说小红喜欢苹果。小明说小红喜欢",
+        "def fibonacci(n):",
+    ],
+    "encoder": [
+        "The cat sat on the [MASK].",
+        "Paris is the [MASK] of France.",
+        "The doctor said that [MASK] was busy.",
+    ],
+    "encoder-decoder": ["The cat sat on the mat.", "Attention is all you need.", "How are you today?"],
 }
 
 NUMERALS = "零一二三四五六七八九十百千"
@@ -96,7 +112,19 @@ def model_labels():
     labels = {name: names("model")(name) for name in models.AVAILABLE}
     if not pretrained_installed():
         labels.update({name: t("model.missing", name=labels[name]) for name in models.PRETRAINED})
+    for name, e in params.local_models().items():
+        if e.error is not None:
+            labels[name] = t("model.unusable", name=name, error=e.error)
+        else:
+            arch = t(f"model.kind.{e.arch}")
+            labels[name] = t("model.local", name=name, family=e.family, arch=arch, size=size_label(e.params))
     return labels.get
+
+
+def size_label(params: int) -> str:
+    if params >= 1e9:
+        return f"{params / 1e9:.1f}B"
+    return f"{params / 1e6:.0f}M" if params >= 1e6 else f"{params / 1e3:.0f}K"
 
 
 @functools.cache
@@ -110,7 +138,7 @@ def sidebar() -> state.Settings:
         state.ensure(name)
     with st.sidebar:
         st.selectbox("Language / 语言", list(params.LANGUAGES), format_func=params.LANGUAGES.get, key="lang")
-        st.selectbox(t("model.label"), list(models.AVAILABLE), format_func=model_labels(), key="model")
+        st.selectbox(t("model.label"), list(params.model_names()), format_func=model_labels(), key="model")
         st.segmented_control(
             t("weights.label"),
             list(params.WEIGHTS),
@@ -131,18 +159,35 @@ def sidebar() -> state.Settings:
 def _use_example(model: str) -> None:
     choice = st.session_state.get("example")
     if choice is not None:
-        st.session_state["prompt"] = EXAMPLES[model][choice]
+        st.session_state["prompt"] = examples(model)[choice]
         st.session_state["example"] = None
 
 
+def examples(model: str) -> list[str]:
+    entry = params.local_models().get(model)
+    return EXAMPLES[model] if entry is None else REAL_EXAMPLES.get(entry.arch, REAL_EXAMPLES["decoder"])
+
+
+def live_typing(settings: state.Settings) -> bool:
+    """Figures follow typing unless the model is slow (a published model whose 64-token forward takes
+    more than loaders.FAST_MS): then the prompt runs on Enter, so a class's keystrokes do not queue forwards."""
+    if settings.model not in params.local_models() or not computed(get_model, settings.model, "trained"):
+        return settings.model not in params.local_models()
+    return types_live(get_model(settings.model, "trained"))
+
+
 def prompt_box(settings: state.Settings) -> None:
-    """One prompt for every page; figures follow it while the user types (250 ms pause)."""
-    st.text_input(t("prompt.label"), key="prompt", live=True, placeholder=t("prompt.placeholder"))
+    """One prompt for every page; figures follow typing (250 ms pause), or Enter for a slow model."""
+    live = live_typing(settings)
+    st.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
+    if not live:
+        st.caption(t("prompt.on_enter"))
+    options = examples(settings.model)
     with st.expander(t("prompt.examples")):  # collapsed: a row of examples would push the figure down
         st.pills(
             t("prompt.examples"),
-            list(range(len(EXAMPLES[settings.model]))),
-            format_func=lambda i: EXAMPLES[settings.model][i],
+            list(range(len(options))),
+            format_func=lambda i: options[i],
             key="example",
             on_change=_use_example,
             args=(settings.model,),
@@ -156,8 +201,17 @@ def model_or_stop(settings: state.Settings, name: str | None = None, always: str
     message naming the rebuild command."""
     if name and always and settings.model != name:
         st.caption(t(always))
+    name = name or settings.model
     try:
-        return get_model(name or settings.model, settings.weights)
+        entry = params.local_models().get(name)
+        if entry is not None and entry.error is not None:
+            raise models.WeightsError(f"{entry.name}: {entry.error}")
+        if entry is not None:  # a first load takes seconds: say what is happening
+            label = t(
+                "model.loading", name=name, size=size_label(entry.params), weights=names("weights")(settings.weights)
+            )
+            return with_status(label, get_model, name, settings.weights)
+        return get_model(name, settings.weights)
     except models.WeightsError as e:
         st.error(t("weights.error", error=md(e)))
         stop()
@@ -175,7 +229,8 @@ def prompt_or_stop(settings: state.Settings, model: models.LiveModel, text: str 
     if model.config.arch == "encoder-decoder" and not any(ch.isdigit() or ch in NUMERALS for ch in text):
         st.info(t("prompt.numbers_hint"))
     unk = getattr(model.tokenizer, "unk_id", None)
-    if unk is not None and re.search(CJK_CHAR, text):  # a pretrained English model
+    wordpiece = getattr(model.tokenizer, "kind", "") == "wordpiece"
+    if unk is not None and wordpiece and re.search(CJK_CHAR, text):  # a pretrained English model
         ids = model.tokenizer.encode(text)
         st.info(t("prompt.english_only", unk=ids.count(unk), n=len(ids)))
     return text

@@ -13,4 +13,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{name} — not installed",
         "zh": "{name}——未安装",
     },
+    "model.local": {"en": "{name} · {family} · {arch} · {size}", "zh": "{name} · {family} · {arch} · {size}"},
+    "model.unusable": {"en": "{name} — cannot be used: {error}", "zh": "{name}——无法使用：{error}"},
+    "model.kind.decoder": {"en": "decoder", "zh": "解码器"},
+    "model.kind.encoder": {"en": "encoder", "zh": "编码器"},
+    "model.kind.encoder-decoder": {"en": "encoder-decoder", "zh": "编码器-解码器"},
+    "model.loading": {
+        "en": "Loading {name} ({size} parameters, {weights}): reading the weights into memory…",
+        "zh": "正在加载 {name}（{size} 参数，{weights}）：把权重读入内存……",
+    },
 }

@@ -9,6 +9,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "[UNK]（未知）。它对中文文本的注意力几乎体现不出它学到的东西。",
     },
     "prompt.label": {"en": "Prompt", "zh": "输入文本"},
+    "prompt.on_enter": {
+        "en": "This model takes more than a moment per forward pass on this machine: press Enter to run it.",
+        "zh": "这个模型在本机上每次前向计算都要花一些时间：按回车键运行。",
+    },
     "prompt.placeholder": {"en": "Type a sentence…", "zh": "输入一句话……"},
     "prompt.examples": {"en": "Examples", "zh": "示例"},
     "prompt.empty": {

@@ -1,0 +1,67 @@
+"""Published models from $ATTENTION_LAB_MODELS on every page (tiny random ones, built by transformers).
+
+Each page that fits the architecture draws with the loaded model; the others say why in one sentence;
+nothing shows a traceback.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.models.hf.tiny import build
+from ui import params
+
+from .apptest import heatmaps, open_app
+
+PAGES = ("explorer", "masks", "rank", "positional", "softmax", "generate", "mlm", "translate", "lab")
+
+
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("models")
+    build("qwen2", root / "tiny-qwen2")
+    build("bert", root / "tiny-bert")
+    build("gpt2", root / "tiny-gpt2")
+    build("marian", root / "tiny-marian")
+    return root
+
+
+@pytest.fixture
+def local(models_dir, monkeypatch):
+    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(models_dir))
+    return params.local_models()
+
+
+def test_the_picker_lists_family_architecture_and_size(local):
+    assert set(local) == {"tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian"}
+    at = open_app("explorer")
+    labels = at.selectbox(key="model").options  # as shown: the format_func's labels
+    assert "tiny-qwen2 · Qwen2 · decoder · 147K" in labels
+    assert "tiny-bert · BERT · encoder · 1M" in labels
+    assert any(label.startswith("tiny-marian · Marian · encoder-decoder · ") for label in labels)
+
+
+@pytest.mark.parametrize("name", ["tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian"])
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_works_or_says_why(local, name, page):
+    at = open_app(page, model=name, prompt="小明喜欢猫 and the cat sat .")
+    assert not at.exception, [e.value for e in at.exception]
+    if page == "explorer":
+        (hm, *_) = heatmaps(at)
+        assert any(y.endswith("明") for y in hm["y"])  # Chinese shows as characters, never mojibake
+
+
+def test_chinese_prompt_shows_whole_characters(local):
+    at = open_app("explorer", model="tiny-qwen2", prompt="鼹鼠")
+    y = heatmaps(at)[0]["y"]
+    assert [v.split(" ", 1)[1] for v in y] == ["鼹₁", "鼹₂", "鼹₃", "鼠₁", "鼠₂", "鼠₃"]
+
+
+def test_too_large_model_is_listed_with_its_size(local, models_dir, monkeypatch):
+    monkeypatch.setenv("ATTENTION_LAB_MAX_PARAMS", "1000")
+    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(models_dir) + ":")  # a new value: scanned again
+    at = open_app("explorer")
+    (label,) = [o for o in at.selectbox(key="model").options if o.startswith("tiny-gpt2")]
+    assert "ATTENTION_LAB_MAX_PARAMS" in label and "0.00B" in label
+    at = open_app("explorer", model="tiny-gpt2")
+    assert any("too large" in e.value.replace("\\", "") for e in at.error)
