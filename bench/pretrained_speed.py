@@ -28,6 +28,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import models
+from models import live
 from models.loading import tokenizer_path
 
 OUT = Path(__file__).resolve().parent / "out" / "models"
@@ -86,7 +87,9 @@ def rss_mb() -> float:
 
 
 def trace_bytes(tr) -> int:
-    arrays = [*tr.attention.values(), *tr.scores.values(), *tr.hidden.values(), tr.logits, *tr.masks.values()]
+    """What the trace holds: lazy parts count as what they keep (final hidden states; scores not yet read)."""
+    logits = tr.logits._final.numpy() if isinstance(tr.logits, live.LazyLogits) else tr.logits
+    arrays = [*tr.attention.values(), *dict.values(tr.scores), *tr.hidden.values(), logits, *tr.masks.values()]
     return sum(a.nbytes for a in arrays)
 
 
@@ -100,11 +103,10 @@ def measure(name: str, args) -> list[dict]:
     """Every row of one model: load once, then each thread count and length, ours and transformers interleaved."""
     folder = make_folder(name)
     gc.collect()
-    before = rss_mb()
     t0 = time.perf_counter()
     ours = models.load(folder)
     load_s = time.perf_counter() - t0
-    ours_rss = rss_mb() - before
+    ours_rss = rss_mb()  # the whole process after loading (before transformers loads its copy)
     ref = None
     if not args.no_reference:
         import transformers as tf

@@ -18,6 +18,81 @@ from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
 from .transformer import Transformer
 
+# A published model's trace keeps what pages draw and computes the rest on access, so a 256-token trace of
+# a 0.5B model is ~110 MB instead of ~355 MB (bench/pretrained_speed.py): logits over a vocabulary larger
+# than this are rows computed from the final hidden states when read (and never for unread positions),
+LAZY_VOCAB = 8192
+# and pre-softmax scores larger than this are recomputed by running the model again when first read.
+LAZY_SCORES_BYTES = 32 * 2**20
+
+
+class LazyLogits:
+    """Logits [T, V] as the final (normed) hidden states and the model's head: tr.logits[p] computes row p
+    exactly as the full matrix would have it; np.asarray(tr.logits) builds all of it. Pickles as a plain array."""
+
+    def __init__(self, final: torch.Tensor, head):
+        self._final, self._head = final, head  # (T, d)
+        self.shape = (final.shape[0], head.out_features if hasattr(head, "out_features") else 0)
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    @torch.inference_mode()
+    def __getitem__(self, idx):
+        if isinstance(idx, tuple):
+            return self[idx[0]][(slice(None), *idx[1:]) if not isinstance(idx[0], int) else idx[1:]]
+        return _np(self._head(self._final[idx]))
+
+    def __array__(self, dtype=None, copy=None):
+        out = self[:]
+        return out if dtype is None else out.astype(dtype)
+
+    def argmax(self, axis=-1):
+        return np.asarray(self).argmax(axis)
+
+    def __reduce__(self):
+        return (np.array, (np.asarray(self),))
+
+
+class LazyScores(dict):
+    """Trace.scores that runs the model again (the same ids and settings) the first time a key is read."""
+
+    def __init__(self, keys, compute):
+        super().__init__()
+        self._keys, self._compute = tuple(keys), compute
+
+    def _fill(self) -> None:
+        if not dict.__len__(self):
+            self.update(self._compute())
+
+    def __getitem__(self, key):
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+    def keys(self):
+        return list(self._keys)
+
+    def items(self):
+        self._fill()
+        return dict.items(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
+
+    def __reduce__(self):
+        self._fill()
+        return (dict, (dict(dict.items(self)),))
+
 
 @dataclass(frozen=True)
 class Trace:
@@ -26,9 +101,9 @@ class Trace:
     tokens: list[str]  # readable token strings of the (source) input
     target_tokens: list[str] | None  # encoder-decoder: the decoder-side tokens
     attention: dict[str, np.ndarray]  # "encoder.self" | "decoder.self" | "decoder.cross": [L, H, Tq, Tk]
-    scores: dict[str, np.ndarray]  # same keys: scaled q·k before softmax, masked entries -inf
+    scores: dict[str, np.ndarray]  # same keys: scaled q·k before softmax, masked entries -inf (maybe LazyScores)
     hidden: dict[str, np.ndarray]  # "encoder" | "decoder": residual stream [L+1, T, d_model]
-    logits: np.ndarray  # [T, V]: LM head (decoder side) or MLM head (encoder)
+    logits: np.ndarray  # [T, V]: LM head (decoder side) or MLM head (encoder); LazyLogits for big vocabularies
     truncated: bool  # the input was cut to max_len
     ids: list[int]
     target_ids: list[int] | None
@@ -154,10 +229,14 @@ class LiveModel:
 
     @torch.inference_mode()
     def run_ids(
-        self, ids, target_ids=None, mask=None, prefix_len=None, attn_scale=None, truncated=False, pad=0
+        self, ids, target_ids=None, mask=None, prefix_len=None, attn_scale=None, truncated=False, pad=0, scores=None
     ) -> Trace:
-        """The core of run(): ids already carry their special tokens; the last `pad` are padding."""
+        """The core of run(): ids already carry their special tokens; the last `pad` are padding.
+        scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never."""
         cfg, net = self.config, self.net
+        n_keys = len(ids) + (len(target_ids) if target_ids is not None else 0)
+        if scores is None:
+            scores = 2 * cfg.n_layers * cfg.n_heads * n_keys * n_keys * 4 <= LAZY_SCORES_BYTES
         kind = mask or cfg.default_mask
         scale = cfg.scale if attn_scale is None else float(attn_scale)
         if not scale > 0:
@@ -169,20 +248,21 @@ class LiveModel:
         att, sco, hid, used = {}, {}, {}, {}
 
         def keep(key, records, field):
-            att[key] = np.stack([_np(r[f"{field}_weights"][0]) for r in records])  # [L, H, Tq, Tk]
-            sco[key] = np.stack([_np(r[f"{field}_scores"][0]) for r in records])
+            att[key] = _np(torch.stack([r[f"{field}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
+            if scores:
+                sco[key] = _np(torch.stack([r[f"{field}_scores"][0] for r in records]))
 
         if cfg.arch == "decoder":
             x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
             keep("decoder.self", recs, "self")
-            hid["decoder"], used["decoder.self"] = np.stack([_np(h[0]) for h in stream]), main_mask
-            logits = net.logits(net.dec_norm(x))
+            hid["decoder"], used["decoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
+            final = net.dec_norm(x)
         else:
             x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale)
             keep("encoder.self", recs, "self")
-            hid["encoder"], used["encoder.self"] = np.stack([_np(h[0]) for h in stream]), main_mask
+            hid["encoder"], used["encoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
             memory = net.enc_norm(x)
-            logits = net.logits(memory)
+            final = memory
             if cfg.arch == "encoder-decoder":
                 tgt_ids = target_ids if target_ids is not None else self.start_ids
                 tgt = torch.tensor([tgt_ids], dtype=torch.long)
@@ -191,10 +271,19 @@ class LiveModel:
                 y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask)
                 keep("decoder.self", drecs, "self")
                 keep("decoder.cross", drecs, "cross")
-                hid["decoder"] = np.stack([_np(h[0]) for h in dstream])
+                hid["decoder"] = _np(torch.stack([h[0] for h in dstream]))
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
-                logits = net.logits(net.dec_norm(y))
+                final = net.dec_norm(y)
                 target_ids = tgt_ids
+        if cfg.vocab_size > LAZY_VOCAB:
+            logits = LazyLogits(
+                final[0].clone(), net.head if net.mlm is None else torch.nn.Sequential(net.mlm, net.head)
+            )
+        else:
+            logits = _np(net.logits(final)[0])
+        if not scores:
+            again = dict(target_ids=target_ids, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, pad=pad)
+            sco = LazyScores(att, lambda: self.run_ids(ids, scores=True, **again).scores)
         tok = self.tokenizer
         return Trace(
             tokens=tok.token_strs(ids),
@@ -202,7 +291,7 @@ class LiveModel:
             attention=att,
             scores=sco,
             hidden=hid,
-            logits=_np(logits[0]),
+            logits=logits,
             truncated=truncated,
             ids=list(ids),
             target_ids=list(target_ids) if target_ids is not None else None,
