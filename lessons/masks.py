@@ -9,7 +9,7 @@ from ui.i18n import md, t, viz_labels
 from ui.loaders import trace, trace_ids
 from ui.params import MAX_PAD
 
-MASKS = ("causal", "bidirectional", "prefix", "padding")
+MASKS = ("causal", "sliding", "bidirectional", "prefix", "padding")
 
 settings = state.current()
 model = shell.model_or_stop(settings)
@@ -27,20 +27,24 @@ n = len(base.tokens)
 which, sliders = st.columns(2)
 with which:
     layer, head = controls.layer_head(cfg)
-for name in ("prefix", "pad", "pos", "word"):
+for name in ("prefix", "pad", "window", "pos", "word"):
     state.ensure(name)
 st.session_state["prefix"] = min(st.session_state["prefix"], n)
+st.session_state["window"] = min(st.session_state["window"], max(n, 2))
 st.session_state["pos"] = min(st.session_state["pos"], n - 1)
 with sliders:
-    c1, c2 = st.columns(2)
+    c1, c2, c3 = st.columns(3)
     c1.slider(t("masks.prefix_len"), 1, max(n, 2), key="prefix", help=t("masks.prefix_help"))
-    c2.slider(t("masks.pad"), 1, MAX_PAD, key="pad", help=t("masks.pad_help"))
-shell.track("prefix", "pad")
-prefix_len, pad = st.session_state["prefix"], st.session_state["pad"]
+    c2.slider(t("masks.window"), 1, max(n, 2), key="window", help=t("masks.window_help"))
+    c3.slider(t("masks.pad"), 1, MAX_PAD, key="pad", help=t("masks.pad_help"))
+shell.track("prefix", "pad", "window")
+prefix_len, pad, window = st.session_state["prefix"], st.session_state["pad"], st.session_state["window"]
 
 for kind in MASKS:
     if kind == "padding":
         tr = trace(settings.model, settings.weights, text, pad=pad)
+    elif kind == "sliding":
+        tr = trace(settings.model, settings.weights, text, mask=kind, window=window)
     else:
         tr = trace(settings.model, settings.weights, text, mask=kind, prefix_len=prefix_len)
     st.subheader(t(f"mask.{kind}"))

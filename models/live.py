@@ -207,12 +207,14 @@ class LiveModel:
         prefix_len: int | None = None,
         attn_scale: float | None = None,
         pad: int = 0,
+        window: int | None = None,
     ) -> Trace:
         """Run on text. For the encoder-decoder, target=None means the model's own greedy output.
         mask overrides the self-attention mask of the encoder (or of the decoder-only model);
         prefix_len counts positions of tr.tokens, special tokens included. pad appends that many
         [PAD] tokens to the (source) input and masks them as keys, as when this text shares a batch
-        with a longer one (the pad positions still get rows: their outputs are simply ignored)."""
+        with a longer one (the pad positions still get rows: their outputs are simply ignored).
+        window is the sliding window of mask="sliding" (default: the model's own, Mistral's)."""
         ids, truncated = self.source_ids(text)
         tgt = None
         if self.config.arch == "encoder-decoder":
@@ -222,14 +224,31 @@ class LiveModel:
                 tgt, cut = self.target_ids(target)
                 truncated = truncated or cut
         pad = max(0, min(pad, self.config.max_len - len(ids)))
-        ids = ids + [self.tokenizer.pad_id] * pad
+        filler = self.tokenizer.pad_id if self.tokenizer.pad_id is not None else min(self.eos_ids, default=0)
+        ids = ids + [filler] * pad  # Llama 3 has no pad token: any id will do, the mask hides it
         return self.run_ids(
-            ids, tgt, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, truncated=truncated, pad=pad
+            ids,
+            tgt,
+            mask=mask,
+            prefix_len=prefix_len,
+            attn_scale=attn_scale,
+            truncated=truncated,
+            pad=pad,
+            window=window,
         )
 
     @torch.inference_mode()
     def run_ids(
-        self, ids, target_ids=None, mask=None, prefix_len=None, attn_scale=None, truncated=False, pad=0, scores=None
+        self,
+        ids,
+        target_ids=None,
+        mask=None,
+        prefix_len=None,
+        attn_scale=None,
+        truncated=False,
+        pad=0,
+        scores=None,
+        window=None,
     ) -> Trace:
         """The core of run(): ids already carry their special tokens; the last `pad` are padding.
         scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never."""
@@ -242,7 +261,7 @@ class LiveModel:
         if not scale > 0:
             raise ValueError(f"attn_scale must be > 0, got {attn_scale}")
         src = torch.tensor([ids], dtype=torch.long)  # (1, T)
-        main_mask = make_mask(kind, len(ids), prefix_len, cfg.sliding_window)  # (T, T)
+        main_mask = make_mask(kind, len(ids), prefix_len, window or cfg.sliding_window or len(ids))  # (T, T)
         if pad:
             main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
         att, sco, hid, used = {}, {}, {}, {}
@@ -282,7 +301,9 @@ class LiveModel:
         else:
             logits = _np(net.logits(final)[0])
         if not scores:
-            again = dict(target_ids=target_ids, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, pad=pad)
+            again = dict(
+                target_ids=target_ids, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, pad=pad, window=window
+            )
             sco = LazyScores(att, lambda: self.run_ids(ids, scores=True, **again).scores)
         tok = self.tokenizer
         return Trace(

@@ -115,8 +115,10 @@ def trace(
     mask: str | None = None,
     prefix_len: int | None = None,
     pad: int = 0,
+    window: int | None = None,
 ) -> models.Trace:
-    return _slim(get_model(name, weights).run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad))
+    model = get_model(name, weights)
+    return _slim(model.run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad, window=window))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

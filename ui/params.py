@@ -194,6 +194,7 @@ PARAMS: dict[str, Param] = {
     "target": Param("", text),
     "prefix": Param(3, int_in(1, 256)),
     "pad": Param(2, int_in(1, MAX_PAD)),
+    "window": Param(3, int_in(1, 256)),
     "pos": Param(3, int_in(0, 255)),
     "word": Param("dog", text),
     # rank

@@ -10,7 +10,7 @@ PROMPT = "the cats that the dog sees are happy ."
 
 def _mask_and_attention(at):
     figs = figures(at)
-    return figs[0:8:2], figs[1:8:2]  # causal, bidirectional, prefix, padding
+    return figs[0:10:2], figs[1:10:2]  # causal, sliding, bidirectional, prefix, padding
 
 
 def _allowed(mask_fig) -> np.ndarray:
@@ -20,15 +20,16 @@ def _allowed(mask_fig) -> np.ndarray:
 
 
 def test_each_mask_is_drawn_and_blocked_cells_get_zero_weight():
-    at = open_app("masks", prompt=PROMPT, prefix="4")
+    at = open_app("masks", prompt=PROMPT, prefix="4", window="3")
     n = len(models.load("decoder").run(PROMPT).tokens)
     masks, attention = _mask_and_attention(at)
-    causal, bidir, prefix, padded = (_allowed(f) for f in masks)
+    causal, sliding, bidir, prefix, padded = (_allowed(f) for f in masks)
     assert (causal == np.tril(np.ones((n, n), bool))).all()
+    assert (sliding == np.tril(np.ones((n, n), bool)) & np.triu(np.ones((n, n), bool), -2)).all()  # 3 keys: i-2..i
     assert bidir.all()
     assert prefix[:4, :4].all() and (prefix[4:] == causal[4:]).all()
     assert (padded[:, n:] == False).all() and padded.shape == (n + 2, n + 2)  # noqa: E712
-    for m, fig in zip((causal, bidir, prefix, padded), attention, strict=True):
+    for m, fig in zip((causal, sliding, bidir, prefix, padded), attention, strict=True):
         z = array(fig["data"][0]["z"])
         assert (z[~m] == 0).all()
         np.testing.assert_allclose(z.sum(-1), 1.0, atol=1e-5)
@@ -55,7 +56,7 @@ def test_changing_a_token_moves_nothing_before_it_under_the_causal_mask():
 def test_masks_page_works_for_every_model():
     for model in models.SHIPPED:
         at = open_app("masks", model=model, prompt="1234" if model == "encoder-decoder" else PROMPT)
-        assert len(figures(at)) == 10
+        assert len(figures(at)) == 12  # 5 masks x (mask, attention) + the two change bars
 
 
 def test_an_empty_replacement_word_gives_a_hint():
@@ -69,4 +70,4 @@ def test_hostile_prompts_on_the_masks_page():
     for text in ["我喜欢机器学习", "😀", "<script>alert(1)</script>", "a" * 10_000]:
         at = open_app("masks", prompt=text[:2000])
         assert not at.exception
-        assert len(figures(at)) == 10
+        assert len(figures(at)) == 12  # 5 masks x (mask, attention) + the two change bars

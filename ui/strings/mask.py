@@ -18,6 +18,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个查询都能看到所有键。BERT 式编码器为整个输入构建表示，因此一个词可以利用两侧的上下文"
         "（掩码词预测任务使这不算作弊）。",
     },
+    "mask.sliding": {"en": "Sliding window", "zh": "滑动窗口掩码"},
+    "mask.sliding.explain": {
+        "en": "Causal, and only the last few positions (Mistral, Jiang et al. 2023): each layer looks back one "
+        "window, so information from further back still arrives through the layers below. The attention on "
+        "the right is this model under that mask; a model trained with full causal attention was not trained for it.",
+        "zh": "因果掩码，并且只看最近的若干个位置（Mistral，Jiang 等 2023）：每一层只回看一个窗口，更早的信息仍可经由下面各层逐层传递过来。"
+        "右图是本模型在该掩码下的注意力；用完整因果注意力训练的模型并没有为它训练过。",
+    },
     "mask.prefix.explain": {
         "en": "Bidirectional inside the prefix, causal after it (UniLM, T5's prefix-LM): the prompt is read "
         "as a whole, the continuation is generated left to right.",

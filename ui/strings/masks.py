@@ -22,6 +22,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "As when this prompt shares a batch with a longer one.",
         "zh": "相当于该输入与更长的输入放在同一批次中。",
     },
+    "masks.window": {"en": "Sliding window", "zh": "滑动窗口"},
+    "masks.window_help": {
+        "en": "How many positions a query sees under the sliding-window mask, its own included (Mistral: 4096).",
+        "zh": "在滑动窗口掩码下，每个查询能看到的位置数（包括它自己；Mistral 为 4096）。",
+    },
     "masks.attention_title": {
         "en": "Attention it produces (layer {layer}, head {head})",
         "zh": "由此产生的注意力（第 {layer} 层，第 {head} 个头）",
