@@ -7,21 +7,30 @@ import streamlit as st
 
 import viz
 from models.experiments import top_probs
-from ui import charts, controls, shell, state
+from ui import charts, controls, params, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
 
 settings = state.current()
-model = shell.model_or_stop(settings, "encoder-decoder", always="translate.always_encdec")
+# A published encoder-decoder picked in the sidebar (Marian, opus-mt) translates real text; otherwise the toy.
+published = params.local_models().get(settings.model)
+name = settings.model if published is not None and published.arch == "encoder-decoder" else "encoder-decoder"
+model = shell.model_or_stop(settings, name, always="translate.always_encdec")
 cfg = model.config
 labels = viz_labels()
-st.markdown(t("translate.intro"))
+st.markdown(t("translate.intro") if published is None or name != settings.model else t("translate.intro_real"))
 
 state.ensure("source")
-st.text_input(t("translate.source"), key="source", live=True, help=t("translate.source_help"))
+real = name != "encoder-decoder"
+st.text_input(
+    t("translate.source_real" if real else "translate.source"),
+    key="source",
+    live=True,
+    help=None if real else t("translate.source_help"),
+)
 shell.track("source")
 source = shell.prompt_or_stop(settings, model, st.session_state["source"] or "")
-steps = translation(settings.weights, source)
+steps = translation(settings.weights, source, name=name)
 # Quoted, so a digit token reads apart from its position on the axis ("2 “3”", not "2 3").
 src_tokens = [f"“{tok}”" for tok in model.tokenizer.token_strs(model.source_ids(source)[0])]
 
@@ -52,7 +61,7 @@ charts.plot(
 )
 matrix = np.stack([s.attention["decoder.cross"][layer, head] for s in steps[:n]])  # [steps so far, source]
 # Row i: the decoder reads token i and predicts token i+1; both figures on this page label it "read → written".
-reads = ["[BOS]", *out[:-1]]
+reads = [*model.tokenizer.token_strs(model.start_ids), *out[:-1]]
 shell.plot(
     viz.heatmap(
         matrix,
@@ -68,18 +77,19 @@ shell.plot(
     src_tokens,
     where=c2,
 )
-share, chance = alignment_heads(settings.weights)
-best = np.unravel_index(int(share.argmax()), share.shape)
-st.caption(
-    t(
-        "translate.step_caption",
-        layer=best[0] + 1,
-        head=best[1] + 1,
-        share=f"{share.max():.0%}",
-        chance=f"{chance:.0%}",
-        this=f"{share[layer, head]:.0%}",
+if name == "encoder-decoder":  # the alignment probe uses the toy's number pairs
+    share, chance = alignment_heads(settings.weights)
+    best = np.unravel_index(int(share.argmax()), share.shape)
+    st.caption(
+        t(
+            "translate.step_caption",
+            layer=best[0] + 1,
+            head=best[1] + 1,
+            share=f"{share.max():.0%}",
+            chance=f"{chance:.0%}",
+            this=f"{share[layer, head]:.0%}",
+        )
     )
-)
 _, top_names, top_p = top_probs(model, step.probs, 10)
 charts.plot(
     st,
@@ -100,7 +110,7 @@ charts.plot(
 # ---------------------------------------------------------------- teacher forcing
 st.header(t("translate.forced_title"))
 st.markdown(t("translate.forced_intro"))
-greedy_text = model.tokenizer.decode([s.token_id for s in steps if s.token != "[EOS]"])
+greedy_text = model.tokenizer.decode([s.token_id for s in steps if s.token_id not in model.eos_ids])
 if st.session_state.get("typed") is None or st.session_state.get("_typed_for") not in (None, source):
     st.session_state["typed"] = greedy_text  # pre-filled with the model's own translation of this source
 st.session_state["_typed_for"] = source
@@ -109,7 +119,7 @@ shell.track("typed")
 typed = st.session_state["typed"] or ""
 if model.target_ids(typed)[1]:
     st.warning(t("translate.typed_long", max_len=cfg.max_len))
-res = forced(settings.weights, source, typed)
+res = forced(settings.weights, source, typed, name=name)
 disagree = [i for i, (a, b) in enumerate(zip(res["tokens"], res["best"], strict=True)) if a != b]
 charts.plot(
     st,

@@ -168,7 +168,8 @@ def target_probabilities(model: LiveModel, source: str, target: str) -> dict:
     """Teacher forcing on an encoder-decoder: for each token of the typed target (and the final
     [EOS]) the probability the model gives it after the typed prefix, and the model's own first choice."""
     tr = model.run(source, target=target)
-    ids = [*tr.target_ids[1:], EOS]  # what should follow each decoder position ([BOS] first)
+    start = len(model.start_ids)  # the decoder's first input ([BOS]; Marian: its decoder_start_token_id)
+    ids = [*tr.target_ids[start:], min(model.eos_ids, default=EOS)]  # what should follow each decoder position
     p = softmax(tr.logits)  # [T, V]
     best = p.argmax(-1)
     tok = model.tokenizer

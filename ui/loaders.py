@@ -219,15 +219,15 @@ def generation(
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def translation(weights: str, source: str, max_new: int = MAX_NEW) -> list[models.Step]:
-    """The encoder-decoder's greedy translation of source, step by step."""
-    return list(get_model("encoder-decoder", weights).generate(source, max_new))
+def translation(weights: str, source: str, max_new: int = MAX_NEW, name: str = "encoder-decoder") -> list[models.Step]:
+    """The encoder-decoder's greedy translation of source, step by step (name: a published one, e.g. Marian)."""
+    return list(get_model(name, weights).generate(source, max_new))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def forced(weights: str, source: str, target: str) -> dict:
+def forced(weights: str, source: str, target: str, name: str = "encoder-decoder") -> dict:
     """Teacher forcing: the decoder reads the typed target; per-token probabilities and attention."""
-    out = experiments.target_probabilities(get_model("encoder-decoder", weights), source, target)
+    out = experiments.target_probabilities(get_model(name, weights), source, target)
     out["trace"] = _slim(out["trace"])
     return out
 

@@ -226,7 +226,8 @@ def prompt_or_stop(settings: state.Settings, model: models.LiveModel, text: str 
     if model.source_ids(text)[1]:
         n = len(model.tokenizer.encode(text))
         st.warning(t("prompt.truncated", n=n, max_len=model.config.max_len))
-    if model.config.arch == "encoder-decoder" and not any(ch.isdigit() or ch in NUMERALS for ch in text):
+    toy = not getattr(model.tokenizer, "pretrained", False)
+    if toy and model.config.arch == "encoder-decoder" and not any(ch.isdigit() or ch in NUMERALS for ch in text):
         st.info(t("prompt.numbers_hint"))
     unk = getattr(model.tokenizer, "unk_id", None)
     wordpiece = getattr(model.tokenizer, "kind", "") == "wordpiece"

@@ -6,6 +6,8 @@ nothing shows a traceback.
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from tests.models.hf.tiny import build
@@ -65,3 +67,12 @@ def test_too_large_model_is_listed_with_its_size(local, models_dir, monkeypatch)
     assert "ATTENTION_LAB_MAX_PARAMS" in label and "0.00B" in label
     at = open_app("explorer", model="tiny-gpt2")
     assert any("too large" in e.value.replace("\\", "") for e in at.error)
+
+
+def test_translate_page_runs_a_published_marian(local):
+    """With a Marian folder picked, the Translate page translates real text with it (not the toy)."""
+    at = open_app("translate", model="tiny-marian", source="the pilot is tired .")
+    assert at.text_input(key="source").label == "Source sentence"
+    assert not any("always" in c.value for c in at.caption)  # no "this page uses the toy" caption
+    cross = [f for f in heatmaps(at) if "“" in str(f.get("x", [""])[0])]
+    assert cross and html.unescape(cross[0]["x"][-1]).endswith("</s>”")  # Marian's source ends with </s>

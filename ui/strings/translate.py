@@ -1,6 +1,13 @@
 """Strings of the translation lesson (encoder-decoder)."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    "translate.intro_real": {
+        "en": "A published translation model (Marian, as in opus-mt) runs here through the same Transformer as the "
+        "toy: type a sentence in its source language and watch each new target token's cross-attention look back "
+        "at the source, then check a translation of your own by teacher forcing.",
+        "zh": "这里运行的是一个已发布的翻译模型（Marian，即 opus-mt），经过与玩具模型相同的 Transformer：输入源语言的一句话，"
+        "观察每个新生成的目标词元如何通过交叉注意力回看源句；再用教师强制检验你自己写的译文。",
+    },
     "translate.always_encdec": {
         "en": "This page always uses the encoder-decoder model: mapping one sequence to another is what it is for.",
         "zh": "本页始终使用编码器-解码器模型：把一个序列映射成另一个序列正是它的用途。",
@@ -15,6 +22,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "每个解码器模块先对已写出的目标做带掩码的自注意力，再做**交叉注意力**：查询来自目标，键和值来自编码器的输出。"
         "这里的任务是把数字（阿拉伯数字或中文数字）写成英文单词。",
     },
+    "translate.source_real": {"en": "Source sentence", "zh": "源语言句子"},
     "translate.source": {"en": "Source (a number up to 9999)", "zh": "源序列（不超过 9999 的数字）"},
     "translate.source_help": {
         "en": "Digits like 1234, or Chinese numerals like 一千二百三十四.",
