@@ -13,7 +13,8 @@ from ui.params import DECODING, MAX_NEW
 TOP = 10
 
 settings = state.current()
-model = shell.model_or_stop(settings, "decoder", always="generate.always_decoder")
+model_name = shell.published_or(settings, "decoder", "decoder")  # a published decoder (GPT-2, Qwen, ...) if picked
+model = shell.model_or_stop(settings, model_name, always="generate.always_decoder")
 text = shell.prompt_or_stop(settings, model)
 cfg = model.config
 st.markdown(t("generate.intro"))
@@ -33,7 +34,9 @@ c2.slider(t("generate.top_k"), 0, 100, key="top_k", help=t("generate.top_k_help"
 c3.slider(t("generate.top_p"), 0.05, 1.0, step=0.05, key="top_p", help=t("generate.top_p_help"), disabled=greedy)
 shell.track("decoding", "temp", "top_k", "top_p", "seed", "max_new")
 s = st.session_state
-steps = generation(settings.weights, text, greedy, s["temp"], s["top_k"], s["top_p"], s["seed"], s["max_new"])
+steps = generation(
+    settings.weights, text, greedy, s["temp"], s["top_k"], s["top_p"], s["seed"], s["max_new"], model_name
+)
 if not steps:
     st.info(t("generate.no_room", max_len=cfg.max_len))
     shell.stop()
@@ -51,7 +54,7 @@ st.markdown(
     + " ".join(shell.code_span(tok) for tok in generated[:-1])
     + f" **{shell.code_span(generated[-1])}**"
 )
-if step.token == "[EOS]":
+if step.token_id in model.eos_ids:
     st.caption(t("generate.eos"))
 
 # ---------------------------------------------------------------- the distribution

@@ -7,18 +7,17 @@ import streamlit as st
 
 import viz
 from models.experiments import top_probs
-from ui import charts, controls, params, shell, state
+from ui import charts, controls, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
 
 settings = state.current()
 # A published encoder-decoder picked in the sidebar (Marian, opus-mt) translates real text; otherwise the toy.
-published = params.local_models().get(settings.model)
-name = settings.model if published is not None and published.arch == "encoder-decoder" else "encoder-decoder"
+name = shell.published_or(settings, "encoder-decoder", "encoder-decoder")
 model = shell.model_or_stop(settings, name, always="translate.always_encdec")
 cfg = model.config
 labels = viz_labels()
-st.markdown(t("translate.intro") if published is None or name != settings.model else t("translate.intro_real"))
+st.markdown(t("translate.intro") if name == "encoder-decoder" else t("translate.intro_real"))
 
 state.ensure("source")
 real = name != "encoder-decoder"

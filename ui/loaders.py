@@ -209,11 +209,19 @@ def learned_positions(name: str = "encoder") -> np.ndarray:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def generation(
-    weights: str, text: str, greedy: bool, temperature: float, top_k: int, top_p: float, seed: int, max_new: int
+    weights: str,
+    text: str,
+    greedy: bool,
+    temperature: float,
+    top_k: int,
+    top_p: float,
+    seed: int,
+    max_new: int,
+    name: str = "decoder",
 ) -> list[models.Step]:
     """The decoder's continuation of text, every step kept (the page reveals them one by one): the
     same Steps as LiveModel.generate with these settings, computed once with the KV cache."""
-    model = get_model("decoder", weights)
+    model = get_model(name, weights)
     steps = model.generate(text, max_new, greedy, temperature, top_k or None, top_p if top_p < 1 else None, seed)
     return list(steps)
 

@@ -195,6 +195,13 @@ def prompt_box(settings: state.Settings) -> None:
         )
 
 
+def published_or(settings: state.Settings, arch: str, toy: str) -> str:
+    """The sidebar's model if it is a published one of this architecture (a page made for one architecture
+    then runs it), else the page's own toy model."""
+    entry = params.local_models().get(settings.model)
+    return settings.model if entry is not None and entry.arch == arch and entry.error is None else toy
+
+
 def model_or_stop(settings: state.Settings, name: str | None = None, always: str | None = None) -> models.LiveModel:
     """The selected model (or the named one, for a page made for one architecture, which then says
     so with the string `always` when the sidebar shows another); on missing or corrupt weights a

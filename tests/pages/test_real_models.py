@@ -76,3 +76,13 @@ def test_translate_page_runs_a_published_marian(local):
     assert not any("always" in c.value for c in at.caption)  # no "this page uses the toy" caption
     cross = [f for f in heatmaps(at) if "“" in str(f.get("x", [""])[0])]
     assert cross and html.unescape(cross[0]["x"][-1]).endswith("</s>”")  # Marian's source ends with </s>
+
+
+def test_generate_page_continues_with_a_published_decoder(local):
+    at = open_app("generate", model="tiny-qwen2", prompt="小明喜欢")
+    assert not any("always" in c.value for c in at.caption)
+    from ui.loaders import get_model
+
+    qwen = get_model("tiny-qwen2")
+    first = next(qwen.generate("小明喜欢", max_new_tokens=1))
+    assert first.token in " ".join(m.value for m in at.markdown)  # the page shows the published model's token
