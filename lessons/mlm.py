@@ -8,7 +8,6 @@ import streamlit as st
 import viz
 from models import mlm
 from models.experiments import attention_sides, mask_positions
-from models.tokenizer import MASK
 from ui import charts, controls, shell, state
 from ui.i18n import names, t, viz_labels
 from ui.loaders import left_context, masked_run, recipe_counts
@@ -18,7 +17,12 @@ DRAWS = 10_000
 OUTCOME_COLORS = {"mask": viz.HEAD_COLORS[3], "random": viz.HEAD_COLORS[1], "keep": viz.HEAD_COLORS[2]}
 
 settings = state.current()
-model = shell.model_or_stop(settings, "encoder", always="mlm.always_encoder")
+model_name = shell.published_or(settings, "encoder", "encoder")  # a published BERT/RoBERTa if picked
+model = shell.model_or_stop(settings, model_name, always="mlm.always_encoder")
+toy = model_name == "encoder"
+if not toy and not model.config.mlm_head:
+    st.warning(t("mlm.no_head"))  # a sentence encoder (MiniLM-like) ships without the MLM head
+    shell.stop()
 text = shell.prompt_or_stop(settings, model)
 cfg = model.config
 st.markdown(t("mlm.intro"))
@@ -38,12 +42,13 @@ st.pills(
     help=t("mlm.pick_help"),
 )
 shell.track("picked")
-masked_ids = [MASK if i in st.session_state["picked"] else tok_id for i, tok_id in enumerate(ids)]
-positions = mask_positions(masked_ids)
+mask_id = model.tokenizer.mask_id
+masked_ids = [mask_id if i in st.session_state["picked"] else tok_id for i, tok_id in enumerate(ids)]
+positions = mask_positions(masked_ids, mask_id)
 if not positions:
     st.info(t("mlm.no_mask"))
 else:
-    run = masked_run(settings.weights, tuple(masked_ids))
+    run = masked_run(settings.weights, tuple(masked_ids), name=model_name)
     shell.token_chips(run["tokens"])
     state.ensure("focus_mask")
     if st.session_state["focus_mask"] not in positions:
@@ -59,7 +64,7 @@ else:
     shell.track("focus_mask")
     pos = st.session_state["focus_mask"]
     guess, probs = run["top"][pos]
-    original = tokens[pos] if ids[pos] != MASK else None
+    original = tokens[pos] if ids[pos] != mask_id else None
     c1, c2 = st.columns(2)
     charts.plot(
         c1,
@@ -94,6 +99,10 @@ else:
     sides = attention_sides(model, masked_ids, rows.mean(0), pos)  # averaged over heads
     c2.caption(t("mlm.sides", **{k: f"{v:.0%}" for k, v in sides.items()}))
 
+
+if positions and not toy:  # the comparison needs the toy decoder, which reads the toy encoder's vocabulary
+    st.caption(t("mlm.versus_toy_only"))
+elif positions:
     # ------------------------------------------------------------ encoder vs decoder
     st.header(t("mlm.versus_title"))
     st.markdown(t("mlm.versus_intro"))
@@ -128,7 +137,8 @@ shell.track("recipe_seed")
 if not maskable:
     st.info(t("mlm.recipe_nothing"))
     shell.stop()
-inp, outcome = mlm.bert_recipe(ids, random.Random(st.session_state["recipe_seed"]), cfg.vocab_size)
+rng = random.Random(st.session_state["recipe_seed"])
+inp, outcome = mlm.bert_recipe(ids, rng, cfg.vocab_size, mask_id, model.tokenizer.special_ids)
 colors = {i: OUTCOME_COLORS[o] for i, o in enumerate(outcome) if o}
 st.caption(t("mlm.recipe_before"))
 STRIP_PX = 380  # fits a phone; wider screens get the same compact block
@@ -157,7 +167,7 @@ st.markdown(
         legend=" · ".join(f"{names('mlm.outcome')(o)}" for o in mlm.OUTCOMES),
     )
 )
-counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"])
+counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"], model_name)
 draws = np.arange(1, DRAWS + 1)
 keep = np.unique(np.round(np.geomspace(1, DRAWS, 120)).astype(int)) - 1  # log-spaced points: 120, not 10 000
 with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 before anything is chosen: a gap, not 0

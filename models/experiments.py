@@ -182,8 +182,8 @@ def target_probabilities(model: LiveModel, source: str, target: str) -> dict:
     }
 
 
-def mask_positions(ids: list[int]) -> list[int]:
-    return [i for i, t in enumerate(ids) if t == MASK]
+def mask_positions(ids: list[int], mask_id: int = MASK) -> list[int]:
+    return [i for i, t in enumerate(ids) if t == mask_id]
 
 
 def left_context_logits(decoder: LiveModel, encoder_ids: list[int], pos: int) -> np.ndarray:

@@ -19,16 +19,20 @@ OUTCOMES = ("mask", "random", "keep")
 IGNORE = -100  # label value cross_entropy skips
 
 
-def bert_recipe(ids: list[int], rng: random.Random, vocab: int) -> tuple[list[int], list[str | None]]:
+def bert_recipe(
+    ids: list[int], rng: random.Random, vocab: int, mask_id: int = MASK, special=None
+) -> tuple[list[int], list[str | None]]:
     """Apply the recipe to one sequence: (input ids, outcome per position). The outcome is None for a
-    position not chosen (special tokens never are), else "mask", "random" or "keep"."""
+    position not chosen (special tokens never are), else "mask", "random" or "keep". mask_id and the
+    special ids are ours unless given (a published BERT's [MASK] = 103, [CLS] = 101, ...)."""
+    special = range(len(SPECIALS)) if special is None else special
     inp, outcome = list(ids), [None] * len(ids)
     for i, t in enumerate(ids):
-        if t < len(SPECIALS) or rng.random() >= MLM_CHOOSE:
+        if t in special or rng.random() >= MLM_CHOOSE:
             continue
         r = rng.random()
         if r < MLM_TO_MASK:
-            inp[i], outcome[i] = MASK, "mask"
+            inp[i], outcome[i] = mask_id, "mask"
         elif r < MLM_TO_MASK + MLM_TO_RANDOM:
             inp[i], outcome[i] = rng.randrange(len(SPECIALS), vocab), "random"
         else:
@@ -42,16 +46,17 @@ def bert_mask(ids: list[int], rng: random.Random, vocab: int) -> tuple[list[int]
     return inp, [t if o else IGNORE for t, o in zip(ids, outcome, strict=True)]
 
 
-def recipe_counts(ids: list[int], vocab: int, draws: int, seed: int = 0) -> dict[str, list[int]]:
+def recipe_counts(ids: list[int], vocab: int, draws: int, seed: int = 0, special=None) -> dict[str, list[int]]:
     """Run the recipe `draws` times on the same ids; running totals after each draw of the tokens
     that could be chosen ("eligible"), chosen, and each outcome. Their ratios converge to 15% and
     80/10/10 (the law of large numbers, live)."""
     rng = random.Random(seed)
-    eligible_each = sum(t >= len(SPECIALS) for t in ids)
+    special = range(len(SPECIALS)) if special is None else special
+    eligible_each = sum(t not in special for t in ids)
     totals = dict.fromkeys(("eligible", "chosen", *OUTCOMES), 0)
     out: dict[str, list[int]] = {k: [] for k in totals}
     for _ in range(draws):
-        _, outcome = bert_recipe(ids, rng, vocab)
+        _, outcome = bert_recipe(ids, rng, vocab, special=special)
         totals["eligible"] += eligible_each
         for o in outcome:
             if o:

@@ -241,14 +241,15 @@ def forced(weights: str, source: str, target: str, name: str = "encoder-decoder"
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def masked_run(weights: str, ids: tuple[int, ...], top: int = 10) -> dict:
+def masked_run(weights: str, ids: tuple[int, ...], top: int = 10, name: str = "encoder") -> dict:
     """The encoder on ids with [MASK]s: top tokens per masked position, and the attention."""
-    model = get_model("encoder", weights)
+    model = get_model(name, weights)
     tr = model.run_ids(list(ids))
+    masked = experiments.mask_positions(list(ids), model.tokenizer.mask_id)
     return {
         "tokens": tr.tokens,
         "attention": tr.attention["encoder.self"],
-        "top": {p: experiments.top_tokens(model, tr.logits[p], top) for p in experiments.mask_positions(list(ids))},
+        "top": {p: experiments.top_tokens(model, tr.logits[p], top) for p in masked},
     }
 
 
@@ -260,11 +261,10 @@ def left_context(weights: str, ids: tuple[int, ...], pos: int, top: int = 5) -> 
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def recipe_counts(ids: tuple[int, ...], draws: int, seed: int) -> dict[str, np.ndarray]:
-    return {
-        k: np.array(v)
-        for k, v in mlm.recipe_counts(list(ids), get_model("encoder").config.vocab_size, draws, seed).items()
-    }
+def recipe_counts(ids: tuple[int, ...], draws: int, seed: int, name: str = "encoder") -> dict[str, np.ndarray]:
+    model = get_model(name)
+    counts = mlm.recipe_counts(list(ids), model.config.vocab_size, draws, seed, model.tokenizer.special_ids)
+    return {k: np.array(v) for k, v in counts.items()}
 
 
 @st.cache_data(show_spinner=False)

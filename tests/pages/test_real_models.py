@@ -13,7 +13,7 @@ import pytest
 from tests.models.hf.tiny import build
 from ui import params
 
-from .apptest import heatmaps, open_app
+from .apptest import figures, heatmaps, open_app
 
 PAGES = ("explorer", "masks", "rank", "positional", "softmax", "generate", "mlm", "translate", "lab")
 
@@ -86,3 +86,12 @@ def test_generate_page_continues_with_a_published_decoder(local):
     qwen = get_model("tiny-qwen2")
     first = next(qwen.generate("小明喜欢", max_new_tokens=1))
     assert first.token in " ".join(m.value for m in at.markdown)  # the page shows the published model's token
+
+
+def test_masked_tokens_page_with_a_published_bert(local):
+    """BERT's own [MASK] (id 103) through its MLM head; the recipe never picks [CLS]/[SEP] (101, 102)."""
+    at = open_app("mlm", model="tiny-bert", prompt="the cat sat on the [MASK] .")
+    assert not any("always" in c.value for c in at.caption)
+    tops = [f for f in figures(at) if "[MASK]" in str(f.get("layout", {}).get("title", {}).get("text", ""))]
+    assert tops, "the masked position's top predictions are drawn"
+    assert any("toy models" in c.value for c in at.caption)  # the encoder-vs-decoder part says why it is absent

@@ -1,6 +1,17 @@
 """Strings of the masked-token lesson (encoder-only)."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    "mlm.no_head": {
+        "en": "This checkpoint has no masked-language-model head (a sentence encoder such as MiniLM ships without "
+        "it), so it cannot fill in blanks. Pick a BertForMaskedLM or RobertaForMaskedLM checkpoint.",
+        "zh": "这个检查点没有掩码语言模型（MLM）头（像 MiniLM 这样的句子编码器发布时不带它），因此无法填空。"
+        "请选择 BertForMaskedLM 或 RobertaForMaskedLM 检查点。",
+    },
+    "mlm.versus_toy_only": {
+        "en": "The encoder-versus-decoder comparison uses the toy models (they share one vocabulary); pick the toy "
+        "encoder in the sidebar to see it.",
+        "zh": "“编码器对比解码器”这一部分使用玩具模型（它们共用一个词表）；在侧边栏选择玩具编码器即可查看。",
+    },
     "mlm.always_encoder": {
         "en": "This page always uses the encoder-only model: filling in masked tokens is what it was trained for.",
         "zh": "本页始终使用仅编码器模型：填补被掩盖的词元正是它的训练任务。",
