@@ -127,15 +127,24 @@ def available_memory() -> int | None:
     return None
 
 
+def size_text(params: int) -> str:
+    """147K, 1.0M, 2.1M, 494M, 7.6B: one decimal below 10, so a size and a limit near it differ."""
+    for unit, scale in (("B", 1e9), ("M", 1e6), ("K", 1e3)):
+        if params >= scale:
+            value = params / scale
+            return f"{value:.1f}{unit}" if value < 10 or unit == "B" else f"{value:.0f}{unit}"
+    return str(params)
+
+
 def too_large(params: int) -> str | None:
     """Why a model of this size is not loaded here, or None. float32 weights take 4 bytes a parameter,
     and a forward with its trace needs about as much again."""
     limit = max_params()
     if params > limit:
-        return f"{params / 1e9:.2f}B parameters is more than {MAX_PARAMS_ENV}={limit / 1e9:.2f}B"
+        return f"{size_text(params)} parameters is more than {MAX_PARAMS_ENV}={size_text(limit)}"
     free = available_memory()
     if free is not None and params * 8 > free:
-        return f"{params / 1e9:.2f}B parameters need about {params * 8 / 2**30:.1f} GiB; {free / 2**30:.1f} GiB free"
+        return f"{size_text(params)} parameters need about {params * 8 / 2**30:.1f} GiB; {free / 2**30:.1f} GiB free"
     return None
 
 

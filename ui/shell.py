@@ -15,6 +15,7 @@ import numpy as np
 import streamlit as st
 
 import models
+from models import checkpoints
 
 from . import charts, params, state, url
 from .i18n import md, names, t
@@ -113,7 +114,9 @@ def model_labels():
     if not pretrained_installed():
         labels.update({name: t("model.missing", name=labels[name]) for name in models.PRETRAINED})
     for name, e in params.local_models().items():
-        if e.error is not None:
+        if too_large(e):  # short, so the sidebar shows both numbers (a long label is cut at its width)
+            labels[name] = t("model.too_large", name=name, size=size_label(e.params), limit=size_label(limit()))
+        elif e.error is not None:
             labels[name] = t("model.unusable", name=name, error=e.error)
         else:
             arch = t(f"model.kind.{e.arch}")
@@ -122,9 +125,16 @@ def model_labels():
 
 
 def size_label(params: int) -> str:
-    if params >= 1e9:
-        return f"{params / 1e9:.1f}B"
-    return f"{params / 1e6:.0f}M" if params >= 1e6 else f"{params / 1e3:.0f}K"
+    return checkpoints.size_text(params)
+
+
+def limit() -> int:
+    return checkpoints.max_params()
+
+
+def too_large(entry: checkpoints.Entry) -> bool:
+    """Over $ATTENTION_LAB_MAX_PARAMS (a model too big for the free memory keeps the loader's own reason)."""
+    return entry.error is not None and entry.params > limit()
 
 
 @functools.cache
@@ -171,8 +181,11 @@ def examples(model: str) -> list[str]:
 def live_typing(settings: state.Settings) -> bool:
     """Figures follow typing unless the model is slow (a published model whose 64-token forward takes
     more than loaders.FAST_MS): then the prompt runs on Enter, so a class's keystrokes do not queue forwards."""
-    if settings.model not in params.local_models() or not computed(get_model, settings.model, "trained"):
-        return settings.model not in params.local_models()
+    entry = params.local_models().get(settings.model)
+    if entry is None or entry.error is not None:  # a toy model, or one that will not load (nothing to wait for)
+        return True
+    if not computed(get_model, settings.model, "trained"):
+        return False
     return types_live(get_model(settings.model, "trained"))
 
 
@@ -211,6 +224,10 @@ def model_or_stop(settings: state.Settings, name: str | None = None, always: str
     name = name or settings.model
     try:
         entry = params.local_models().get(name)
+        if entry is not None and too_large(entry):
+            size, most = size_label(entry.params), size_label(limit())
+            st.error(t("model.too_large_error", name=md(name), size=size, limit=most, env=checkpoints.MAX_PARAMS_ENV))
+            stop()
         if entry is not None and entry.error is not None:
             raise models.WeightsError(f"{entry.name}: {entry.error}")
         if entry is not None:  # a first load takes seconds: say what is happening

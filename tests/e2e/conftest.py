@@ -6,6 +6,7 @@ browser download is never used.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -66,15 +67,17 @@ def chromium_path() -> str:
     return str(CHROMIUM)
 
 
-@pytest.fixture(scope="session")
-def app_url(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start `streamlit run app.py` on a free port; yield its base URL; stop it (and its group) after."""
+@contextlib.contextmanager
+def serve(log_dir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run `streamlit run app.py` on a free port (with `env` added to this process's environment);
+    yield its base URL; stop it (and its group) after."""
     port = _free_port()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    log_path = log_dir / "server.log"
     cmd = [_python(), "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless", "true",
            "--browser.gatherUsageStats", "false"]  # fmt: skip
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                env={**os.environ, **(env or {})})  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
         try:
@@ -92,6 +95,23 @@ def app_url(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
                 proc.wait(timeout=10)
 
 
+@contextlib.contextmanager
+def new_page(browser, base_url: str, width: int = 1280, height: int = 900):
+    """A page in a fresh browser context, so a fresh Streamlit session."""
+    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height})
+    context.set_default_timeout(20_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("streamlit")) as base:
+        yield base
+
+
 @pytest.fixture(scope="session")
 def browser(chromium_path: str):
     from playwright.sync_api import sync_playwright
@@ -105,8 +125,5 @@ def browser(chromium_path: str):
 @pytest.fixture()
 def page(browser, app_url: str):
     """A fresh browser context (so a fresh Streamlit session) per test."""
-    context = browser.new_context(base_url=app_url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(20_000)
-    pg = context.new_page()
-    yield pg
-    context.close()
+    with new_page(browser, app_url) as pg:
+        yield pg

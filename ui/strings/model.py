@@ -15,6 +15,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "model.local": {"en": "{name} · {family} · {arch} · {size}", "zh": "{name} · {family} · {arch} · {size}"},
     "model.unusable": {"en": "{name} — cannot be used: {error}", "zh": "{name}——无法使用：{error}"},
+    "model.too_large": {
+        "en": "{name} · {size} · too large (limit {limit})",
+        "zh": "{name} · {size} · 过大（上限 {limit}）",
+    },
+    "model.too_large_error": {
+        "en": "{name} has {size} parameters: too large for this machine (the limit, `{env}`, is {limit}). "
+        "Pick a smaller model, or raise the limit if the machine has the memory.",
+        "zh": "{name} 有 {size} 个参数，对本机来说太大（上限 `{env}` 为 {limit}）。请选择更小的模型；如果内存足够，也可以调高上限。",
+    },
     "model.kind.decoder": {"en": "decoder", "zh": "解码器"},
     "model.kind.encoder": {"en": "encoder", "zh": "编码器"},
     "model.kind.encoder-decoder": {"en": "encoder-decoder", "zh": "编码器-解码器"},

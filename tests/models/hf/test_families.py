@@ -157,7 +157,7 @@ def test_too_large_is_listed_with_both_numbers(folders, monkeypatch):
 
     monkeypatch.setenv("ATTENTION_LAB_MAX_PARAMS", "1000")
     e = describe(folders["gpt2"][1])
-    assert e.error is not None and "ATTENTION_LAB_MAX_PARAMS" in e.error and "0.00B" in e.error
+    assert e.error is not None and "ATTENTION_LAB_MAX_PARAMS" in e.error and "=1.0K" in e.error
     with pytest.raises(models.WeightsError, match="too large"):
         models.load(str(folders["gpt2"][1]))
 

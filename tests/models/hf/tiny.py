@@ -99,7 +99,7 @@ def build(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Module:
 
     folder.mkdir(parents=True, exist_ok=True)
     if kind == "gpt2":
-        cfg = tf.GPT2Config(vocab_size=2048, n_positions=64, n_embd=32, n_layer=2, n_head=4, **over)
+        cfg = tf.GPT2Config(**{**dict(vocab_size=2048, n_positions=64, n_embd=32, n_layer=2, n_head=4), **over})
         model = tf.GPT2LMHeadModel(cfg)
     elif kind in ("llama", "qwen2", "mistral"):
         base = dict(vocab_size=2048, hidden_size=32, intermediate_size=48, num_hidden_layers=2,
