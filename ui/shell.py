@@ -120,7 +120,7 @@ def model_labels():
             labels[name] = t("model.unusable", name=name, error=e.error)
         else:
             arch = t(f"model.kind.{e.arch}")
-            labels[name] = t("model.local", name=name, family=e.family, arch=arch, size=size_label(e.params))
+            labels[name] = t("model.local", name=name, arch=arch, size=size_label(e.params))
     return labels.get
 
 
