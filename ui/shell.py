@@ -195,6 +195,21 @@ def prompt_box(settings: state.Settings) -> None:
         )
 
 
+def load(name: str, weights: str) -> models.LiveModel:
+    """get_model(name, weights); a first load that takes seconds (a published model, MiniLM) runs under
+    a status saying what is happening. Raises models.WeightsError for missing or unusable weights."""
+    entry = params.local_models().get(name)
+    if entry is not None and entry.error is not None:
+        raise models.WeightsError(f"{entry.name}: {entry.error}")
+    if entry is not None:
+        label = t("model.loading", name=name, size=size_label(entry.params), weights=names("weights")(weights))
+        return with_status(label, get_model, name, weights)
+    if name in models.PRETRAINED:  # MiniLM's first load reads 90 MB of weights: about 2 s
+        label = t("model.loading_pretrained", name=names("model")(name), weights=names("weights")(weights))
+        return with_status(label, get_model, name, weights)
+    return get_model(name, weights)
+
+
 def model_or_stop(settings: state.Settings, name: str | None = None, always: str | None = None) -> models.LiveModel:
     """The selected model (or the named one, for a page made for one architecture, which then says
     so with the string `always` when the sidebar shows another); on missing or corrupt weights a
@@ -203,15 +218,7 @@ def model_or_stop(settings: state.Settings, name: str | None = None, always: str
         st.caption(t(always))
     name = name or settings.model
     try:
-        entry = params.local_models().get(name)
-        if entry is not None and entry.error is not None:
-            raise models.WeightsError(f"{entry.name}: {entry.error}")
-        if entry is not None:  # a first load takes seconds: say what is happening
-            label = t(
-                "model.loading", name=name, size=size_label(entry.params), weights=names("weights")(settings.weights)
-            )
-            return with_status(label, get_model, name, settings.weights)
-        return get_model(name, settings.weights)
+        return load(name, settings.weights)
     except models.WeightsError as e:
         st.error(t("weights.error", error=md(e)))
         stop()
