@@ -76,6 +76,10 @@ html { font-size: 20px; }
 # Static CSS (never user text): a formula wider than a phone scrolls sideways instead of being cut off.
 BASE_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.2rem 0; }
+/* Less empty space above the page title (Streamlit's 6rem) and a smaller title: on a 1366x768
+   projector a page's first figure starts 60 px higher. */
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMain"] h1 { font-size: 2.25rem; padding-top: 0.5rem; }
 </style>"""
 
 _gc_frozen = False
@@ -179,11 +183,13 @@ def live_typing(settings: state.Settings) -> bool:
 def prompt_box(settings: state.Settings) -> None:
     """One prompt for every page; figures follow typing (250 ms pause), or Enter for a slow model."""
     live = live_typing(settings)
-    st.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
+    # The examples in a pop-over beside the box, not in a row under it: a row pushed the figure down.
+    box, more = st.columns([5, 1], vertical_alignment="bottom")
+    box.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
     if not live:
         st.caption(t("prompt.on_enter"))
     options = examples(settings.model)
-    with st.expander(t("prompt.examples")):  # collapsed: a row of examples would push the figure down
+    with more.popover(t("prompt.examples"), width="stretch"):
         st.pills(
             t("prompt.examples"),
             list(range(len(options))),
@@ -270,10 +276,15 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def token_chips(tokens: list[str]) -> None:
-    """The prompt as the model reads it, one chip per token. Inline code reflows on any screen
-    width and shows the text literally (no Markdown, HTML or math inside a code span)."""
-    st.markdown(" ".join(code_span(tok) for tok in tokens))
+def token_chips(tokens: list[str], caption: str | None = None) -> None:
+    """The prompt as the model reads it, one chip per token, after a caption (one block: less height
+    above the figure). Inline code reflows on any screen width and shows the text literally (no
+    Markdown, HTML or math inside a code span)."""
+    chips = " ".join(code_span(tok) for tok in tokens)
+    if caption is None:
+        st.markdown(chips)
+    else:
+        st.caption(f"{caption} {chips}")
 
 
 def notice_ignored(ignored: list[tuple[str, str]]) -> None:
