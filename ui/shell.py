@@ -65,7 +65,8 @@ CJK_CHAR = "[\u3400-\u9fff\uf900-\ufaff]"  # the Chinese numerals the encoder-de
 # Static CSS (never user text): larger type for a projector at the back of a room.
 PRESENTATION_CSS = """<style>
 html { font-size: 20px; }
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
+/* The page's text, not the sidebar's: there the longer page names were cut off. */
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.15rem; }
 /* Side-by-side columns stack: each figure gets the full width, so its cells and labels grow with the
    larger fonts instead of shrinking to fit half a screen. */
 [data-testid="stHorizontalBlock"] { flex-direction: column; }
