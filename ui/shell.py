@@ -282,10 +282,7 @@ def token_chips(tokens: list[str], caption: str | None = None) -> None:
     above the figure). Inline code reflows on any screen width and shows the text literally (no
     Markdown, HTML or math inside a code span)."""
     chips = " ".join(code_span(tok) for tok in tokens)
-    if caption is None:
-        st.markdown(chips)
-    else:
-        st.caption(f"{caption} {chips}")
+    st.markdown(chips if caption is None else f":small[:gray[{caption}]] {chips}")
 
 
 def notice_ignored(ignored: list[tuple[str, str]]) -> None:
