@@ -30,8 +30,7 @@ if model.config.arch == "encoder-decoder":
 tr = trace(settings.model, settings.weights, text, target)
 
 wordpiece = getattr(model.tokenizer, "kind", "bpe") == "wordpiece"
-st.caption(t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
-shell.token_chips(tr.tokens)
+shell.token_chips(tr.tokens, t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
 
 # Two compact rows of controls above a full-width figure (beside it, in a column, the heatmap got too
 # narrow for every token's label), and the examples collapsed in the prompt box: the heatmap starts

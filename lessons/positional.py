@@ -27,14 +27,15 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
     """Vaswani's sine and cosine table: its waves, the table itself, PE·PE, and one cell worked out.
     Returns (d_model, base, positions, the pairs' frequencies) for the shift section."""
     st.header(t("positional.sin_title"))
-    st.latex(
+    left, right = st.columns([3, 1], vertical_alignment="center")  # one row; a phone stacks them
+    left.latex(
         r"PE_{(pos,\,2i)}=\sin\!\big(pos\cdot\omega_i\big),\quad PE_{(pos,\,2i+1)}=\cos\!\big(pos\cdot\omega_i\big)"
     )
-    st.latex(r"\omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}")
+    right.latex(r"\omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}")
     st.caption(t("positional.sin_source"))
     for name in ("pe_d", "pe_base", "pe_n", "pe_dims"):
         state.ensure(name)
-    c1, c2, c3 = st.columns(3)
+    c1, c2, c3, c4 = st.columns([1, 1, 1, 2])  # one row of controls: the waves start higher
     c1.select_slider("d_model", PE_DIMS, key="pe_d")
     c2.select_slider(t("positional.base"), PE_BASES, key="pe_base", help=t("positional.base_help"))
     c3.slider(t("positional.positions"), 16, 512, key="pe_n", step=16)
@@ -42,7 +43,7 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
     kept = [i for i in st.session_state["pe_dims"] if i < d] or [0]
     if kept != st.session_state["pe_dims"]:
         st.session_state["pe_dims"] = kept
-    st.multiselect(
+    c4.multiselect(
         t("positional.dims"), list(range(d)), key="pe_dims", max_selections=8, help=t("positional.dims_help")
     )
     shell.track("pe_d", "pe_base", "pe_n", "pe_dims")

@@ -10,7 +10,7 @@ from models import analysis
 from models.positional import pair_frequencies, rope_rotate, rope_score_grid, sinusoidal_table
 from ui import charts, shell, state
 from ui.i18n import t
-from ui.loaders import get_model, learned_positions, shuffle_deltas
+from ui.loaders import learned_positions, shuffle_deltas
 from ui.state import Settings
 from viz import Arrow, Series
 
@@ -103,7 +103,7 @@ def learned(settings: Settings, fig_scale: float) -> None:
     """A trained model's learned position table: near positions look alike, like the sinusoidal ones."""
     source = "encoder"  # the shipped encoder, or the selected model when it has a learned table (MiniLM)
     try:
-        if settings.model != source and get_model(settings.model).config.positional == "learned":
+        if settings.model != source and shell.load(settings.model, "trained").config.positional == "learned":
             source = settings.model
     except models.WeightsError:
         pass  # the shuffle section below says what is missing

@@ -25,22 +25,25 @@ def intro() -> None:
     st.markdown(t("rank.intro"))
     if cfg.arch == "encoder-decoder":
         st.caption(t("rank.encdec_note"))
-    # Short formulas, one per line: a long one does not fit a phone.
-    st.latex(
+    # Short formulas side by side, stacked on a phone (a long one does not fit it).
+    left, right = st.columns(2, vertical_alignment="center")
+    left.latex(
         r"A=\begin{pmatrix}a_{11}&0&\cdots&0\\a_{21}&a_{22}&\cdots&0\\\vdots&&\ddots&\vdots\\"
         r"a_{n1}&a_{n2}&\cdots&a_{nn}\end{pmatrix}"
     )
-    st.latex(r"\det A=\prod_{i=1}^{n}a_{ii},\qquad a_{ii}=\frac{e^{s_{ii}}}{\sum_{j\le i}e^{s_{ij}}}>0")
+    right.latex(r"\det A=\prod_{i=1}^{n}a_{ii},\qquad a_{ii}=\frac{e^{s_{ii}}}{\sum_{j\le i}e^{s_{ij}}}>0")
 
 
 # ---------------------------------------------------------------- the prompt, one head, both masks
 def head_controls() -> tuple[int, int, str, float | None]:
     """(layer, head, dtype, tolerance or None for numpy's own) of the prompt section."""
     st.header(t("rank.prompt_title"))
-    layer, head = controls.layer_head(cfg)
+    which, precision = st.columns(2)  # one row: the spectra start higher
+    with which:
+        layer, head = controls.layer_head(cfg)
     for name in ("dtype", "tol"):
         state.ensure(name)
-    c1, c2 = st.columns(2)
+    c1, c2 = precision.columns(2)
     c1.segmented_control(t("rank.dtype"), DTYPES, key="dtype", required=True, help=t("rank.dtype_help"))
     c2.select_slider(t("rank.tol"), TOLERANCES, key="tol", format_func=names("rank.tol"), help=t("rank.tol_help"))
     shell.track("dtype", "tol")

@@ -30,10 +30,16 @@ def dot_table() -> np.ndarray:
 def variance() -> tuple[float, int]:
     """Var(q·k) = d_k σ⁴, measured against the formula; returns the chosen (σ, d_k) for later sections."""
     st.header(t("softmax.var_title"))
-    st.latex(r"q,k\sim\mathcal N(0,\sigma^2 I_{d_k})\;\Rightarrow")
-    st.latex(r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_ik_i)")
-    st.latex(r"=\sum_{i=1}^{d_k}\mathbb E[q_i^2]\,\mathbb E[k_i^2]=d_k\,\sigma^4")
-    st.latex(r"\operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big)=\sigma^4")
+    # Two by two, read left to right: the figures start higher; a phone stacks them in order.
+    steps = (
+        r"q,k\sim\mathcal N(0,\sigma^2 I_{d_k})\;\Rightarrow",
+        r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_ik_i)",
+        r"=\sum_{i=1}^{d_k}\mathbb E[q_i^2]\,\mathbb E[k_i^2]=d_k\,\sigma^4",
+        r"\operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big)=\sigma^4",
+    )
+    for pair in (steps[:2], steps[2:]):
+        for col, formula in zip(st.columns(2, vertical_alignment="center"), pair, strict=True):
+            col.latex(formula)
     st.caption(t("softmax.var_source"))
     for name in ("sigma", "dk"):
         state.ensure(name)

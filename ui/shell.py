@@ -66,7 +66,8 @@ CJK_CHAR = "[\u3400-\u9fff\uf900-\ufaff]"  # the Chinese numerals the encoder-de
 # Static CSS (never user text): larger type for a projector at the back of a room.
 PRESENTATION_CSS = """<style>
 html { font-size: 20px; }
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
+/* The page's text, not the sidebar's: there the longer page names were cut off. */
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.15rem; }
 /* Side-by-side columns stack: each figure gets the full width, so its cells and labels grow with the
    larger fonts instead of shrinking to fit half a screen. */
 [data-testid="stHorizontalBlock"] { flex-direction: column; }
@@ -77,6 +78,10 @@ html { font-size: 20px; }
 # Static CSS (never user text): a formula wider than a phone scrolls sideways instead of being cut off.
 BASE_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.2rem 0; }
+/* Less empty space above the page title (Streamlit's 6rem) and a smaller title: on a 1366x768
+   projector a page's first figure starts 60 px higher. */
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMain"] h1 { font-size: 2.25rem; padding-top: 0.5rem; }
 </style>"""
 
 _gc_frozen = False
@@ -192,11 +197,13 @@ def live_typing(settings: state.Settings) -> bool:
 def prompt_box(settings: state.Settings) -> None:
     """One prompt for every page; figures follow typing (250 ms pause), or Enter for a slow model."""
     live = live_typing(settings)
-    st.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
+    # The examples in a pop-over beside the box, not in a row under it: a row pushed the figure down.
+    box, more = st.columns([5, 1], vertical_alignment="bottom")
+    box.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
     if not live:
         st.caption(t("prompt.on_enter"))
     options = examples(settings.model)
-    with st.expander(t("prompt.examples")):  # collapsed: a row of examples would push the figure down
+    with more.popover(t("prompt.examples"), width="stretch"):
         st.pills(
             t("prompt.examples"),
             list(range(len(options))),
@@ -215,6 +222,21 @@ def published_or(settings: state.Settings, arch: str, toy: str) -> str:
     return settings.model if entry is not None and entry.arch == arch and entry.error is None else toy
 
 
+def load(name: str, weights: str) -> models.LiveModel:
+    """get_model(name, weights); a first load that takes seconds (a published model, MiniLM) runs under
+    a status saying what is happening. Raises models.WeightsError for missing or unusable weights."""
+    entry = params.local_models().get(name)
+    if entry is not None and entry.error is not None:
+        raise models.WeightsError(f"{entry.name}: {entry.error}")
+    if entry is not None:
+        label = t("model.loading", name=name, size=size_label(entry.params), weights=names("weights")(weights))
+        return with_status(label, get_model, name, weights)
+    if name in models.PRETRAINED:  # MiniLM's first load reads 90 MB of weights: about 2 s
+        label = t("model.loading_pretrained", name=names("model")(name), weights=names("weights")(weights))
+        return with_status(label, get_model, name, weights)
+    return get_model(name, weights)
+
+
 def model_or_stop(settings: state.Settings, name: str | None = None, always: str | None = None) -> models.LiveModel:
     """The selected model (or the named one, for a page made for one architecture, which then says
     so with the string `always` when the sidebar shows another); on missing or corrupt weights a
@@ -228,14 +250,7 @@ def model_or_stop(settings: state.Settings, name: str | None = None, always: str
             size, most = size_label(entry.params), size_label(limit())
             st.error(t("model.too_large_error", name=md(name), size=size, limit=most, env=checkpoints.MAX_PARAMS_ENV))
             stop()
-        if entry is not None and entry.error is not None:
-            raise models.WeightsError(f"{entry.name}: {entry.error}")
-        if entry is not None:  # a first load takes seconds: say what is happening
-            label = t(
-                "model.loading", name=name, size=size_label(entry.params), weights=names("weights")(settings.weights)
-            )
-            return with_status(label, get_model, name, settings.weights)
-        return get_model(name, settings.weights)
+        return load(name, settings.weights)
     except models.WeightsError as e:
         st.error(t("weights.error", error=md(e)))
         stop()
@@ -288,10 +303,12 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def token_chips(tokens: list[str]) -> None:
-    """The prompt as the model reads it, one chip per token. Inline code reflows on any screen
-    width and shows the text literally (no Markdown, HTML or math inside a code span)."""
-    st.markdown(" ".join(code_span(tok) for tok in tokens))
+def token_chips(tokens: list[str], caption: str | None = None) -> None:
+    """The prompt as the model reads it, one chip per token, after a caption (one block: less height
+    above the figure). Inline code reflows on any screen width and shows the text literally (no
+    Markdown, HTML or math inside a code span)."""
+    chips = " ".join(code_span(tok) for tok in tokens)
+    st.markdown(chips if caption is None else f":small[:gray[{caption}]] {chips}")
 
 
 def notice_ignored(ignored: list[tuple[str, str]]) -> None:

@@ -97,3 +97,24 @@ def test_positional_page_uses_minilms_own_table_and_keeps_its_specials_in_place(
 def test_many_heads_get_a_slider_not_a_row_of_buttons():
     at = open_app("explorer", model="minilm", prompt=PROMPT, head="12")
     assert at.select_slider(key="head").value == 11
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Loading MiniLM-L6"), ("zh", "正在加载 MiniLM-L6")])
+def test_minilms_first_load_says_what_is_happening(monkeypatch, lang, words):
+    """Its first load takes about 2 s: the page shows a status with a translated label, not a frozen page."""
+    shown = []
+
+    def not_yet_loaded(loader, *args, **kwargs):
+        return False
+
+    def record(label, loader, *args, **kwargs):
+        shown.append(label)
+        return real(label, loader, *args, **kwargs)
+
+    real = shell.with_status
+    monkeypatch.setattr(loaders, "computed", not_yet_loaded)  # as on a fresh server: the status is drawn
+    monkeypatch.setattr(shell, "with_status", record)
+    at = open_app("similarity", lang=lang)
+    assert any(label.startswith(words) for label in shown), shown
+    assert not at.status  # removed once loaded
+    assert figures(at) and not at.error

@@ -31,4 +31,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Loading {name} ({size} parameters, {weights}): reading the weights into memory…",
         "zh": "正在加载 {name}（{size} 参数，{weights}）：把权重读入内存……",
     },
+    "model.loading_pretrained": {
+        "en": "Loading {name} ({weights}): reading the pretrained weights into memory, a few seconds the first time…",
+        "zh": "正在加载 {name}（{weights}）：把预训练权重读入内存，首次需要几秒钟……",
+    },
 }
