@@ -21,9 +21,9 @@ from ui.pages import LESSONS  # noqa: E402
 
 early.empty()
 
-with shell.run_slot():  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS)
-    guides.apply_pending()  # a guided lesson's step, before any widget is drawn
-    ignored = url.restore_once(params.PARAMS, params.ALIASES)
+guides.apply_pending()  # a guided lesson's step, before any widget is drawn
+ignored = url.restore_once(params.PARAMS, params.ALIASES)  # first: a link's model picks the run's lane
+with shell.run_slot(early):  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS, HEAVY)
     settings = shell.sidebar()
     home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)
     lessons = {

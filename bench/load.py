@@ -17,8 +17,15 @@ script_finished. Changing a widget is sending its new value under the id the ser
 string_value for the prompt, string_array_value (the shown labels) for segmented controls and
 select sliders, double_array_value for sliders. The browser adds the 250 ms live-input debounce.
 
+A class with a published model (issue 16): --model FOLDER (or a name bench/pretrained_speed.py builds,
+e.g. qwen2.5-0.5b) starts the server with $ATTENTION_LAB_MODELS = the folder's parent and adds
+--model-sessions sessions on the Explorer with ?model=<folder name>. The main table is still the toy
+sessions alone (compare it with a run without --model); the model sessions get their own line: reruns,
+how many showed a queue notice (ui/shell.run_slot) and the highest place, timeouts.
+
 Usage: .venv/bin/python bench/load.py [--sessions 40] [--think 1.0] [--seconds 300] [--warmup 30]
        [--browser-seconds 30] [--no-browser] [--pages explorer,masks] [--torch-threads N]
+       [--model FOLDER|qwen2.5-0.5b] [--model-sessions 10]
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -62,10 +70,12 @@ TIMEOUT_S = 60  # a longer round trip is an error and ends that session
 QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux; see Session.open
 BROWSER_THINK_S = 1.0
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
+QUEUED = re.compile(r"^Queued for .*: number (\d+)\.")  # ui/strings/shell.py "shell.queue", English
 
 
 def widget_state(kind: str, el) -> WidgetState | None:
-    """What a browser holds, and sends with every rerun, for a widget element it was sent."""
+    """What a browser holds, and sends with every rerun, for a widget element it was sent; None when
+    the element carries no value (the browser keeps the one it had: Session.states)."""
     s = WidgetState(id=el.id)
     if kind in ("text_input", "text_area") and el.HasField("value"):
         s.string_value = el.value
@@ -73,6 +83,8 @@ def widget_state(kind: str, el) -> WidgetState | None:
         s.bool_value = el.value
     elif kind in ("selectbox", "radio") and el.HasField("raw_value"):
         s.string_value = el.raw_value
+    elif kind == "button_group" and not el.set_value:  # a later run: the value stays the browser's
+        return None
     elif kind in ("button_group", "multiselect"):
         s.string_array_value.data.extend(el.raw_values)
     elif kind == "slider":
@@ -93,6 +105,8 @@ class Session:
         self.charts: dict[str, str] = {}  # chart key -> Plotly spec (JSON)
         self.cache: dict[str, tuple[ForwardMsg, int]] = {}  # hash -> (message, run that last used it)
         self.runs, self.typed, self.target, self.ws, self.sock = 0, [], [], None, None
+        self.states: dict[str, WidgetState] = {}  # widget id -> the value this browser holds and sends
+        self.place = 0  # the highest queue place the last run showed (0: it did not wait)
 
     async def open(self) -> tuple[float, list[str]]:
         url, origin = f"ws://127.0.0.1:{self.port}/_stcore/stream", f"http://127.0.0.1:{self.port}"
@@ -110,11 +124,11 @@ class Session:
         cs.page_name = "" if self.page_hash else self.page
         cs.context_info.timezone, cs.context_info.locale = "UTC", "en-US"
         cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.page}"
-        states = {s.id: s for kind, el in self.widgets.values() if (s := widget_state(kind, el))}
-        cs.widget_states.widgets.extend((states | {s.id: s for s in changes}).values())
+        self.states |= {s.id: s for s in changes}
+        cs.widget_states.widgets.extend(self.states.values())
         cs.cached_message_hashes.extend(self.cache)
         self.runs += 1
-        widgets, charts, errors = {}, {}, []
+        widgets, charts, errors, self.place = {}, {}, [], 0
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         while True:
@@ -147,6 +161,8 @@ class Session:
                     errors.append(f"{el.type}: {el.message} ({where})")
                 elif el_kind == "plotly_chart":
                     charts[key] = el.spec
+                elif el_kind == "alert" and (queued := QUEUED.match(el.body)):
+                    self.place = max(self.place, int(queued[1]))
                 elif key:
                     widgets[key] = (el_kind, el)
             elif kind == "script_finished" and fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
@@ -155,6 +171,9 @@ class Session:
                 break
         ms = (time.perf_counter() - t0) * 1000
         self.widgets, self.charts = widgets, charts
+        ids = {el.id for _, el in widgets.values()}
+        self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
+        self.states |= {s.id: s for kind, el in widgets.values() if (s := widget_state(kind, el))}
         self.cache = {h: (m, run) for h, (m, run) in self.cache.items() if run >= self.runs - 1}  # aged out
         return ms, errors
 
@@ -176,8 +195,8 @@ class Session:
         if key == "prompt":
             s.string_value = self.type_more()
         elif kind == "button_group":
-            s.string_array_value.data.append(self.rng.choice([o.content for o in el.options
-                                                              if o.content not in el.raw_values]))  # fmt: skip
+            now = self.states[el.id].string_array_value.data if el.id in self.states else el.raw_values
+            s.string_array_value.data.append(self.rng.choice([o.content for o in el.options if o.content not in now]))
         elif el.type == Slider.SELECT_SLIDER:
             s.string_array_value.data.append(self.rng.choice([o for o in el.options if o not in el.raw_value]))
         else:  # a numeric slider: another point of its grid
@@ -196,11 +215,11 @@ class Session:
 # ----------------------------------------------------------------- the server, its memory and CPU
 
 
-def start_server(port: int, cache: str, log, torch_threads: int | None) -> tuple[subprocess.Popen, dict]:
-    env = dict(os.environ, ATTENTION_LAB_CACHE=cache)
+def start_server(port: int, cache: str, log, threads: int | None, models: str = "") -> tuple[subprocess.Popen, dict]:
+    env = dict(os.environ, ATTENTION_LAB_CACHE=cache, ATTENTION_LAB_MODELS=models)
     env.setdefault("MALLOC_ARENA_MAX", "2")  # as `make run` and the Dockerfile start the app
-    if torch_threads:
-        env |= {"OMP_NUM_THREADS": str(torch_threads), "MKL_NUM_THREADS": str(torch_threads)}
+    if threads:
+        env |= {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     cmd = [PYTHON, "-m", "streamlit", "run", "app.py",
            "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
            "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]  # fmt: skip
@@ -252,24 +271,29 @@ def torch_threads_in(env: dict) -> str:
 async def load(args, port: int, pid: int) -> dict:
     measured: list[tuple[str, str, float]] = []  # (page, action, ms), after the warm-up
     errors: list[str] = []  # during the warm-up too
+    heavy: list[tuple[str, float, int]] = []  # the model sessions' (action, ms, queue place), after the warm-up
+    heavy_errors: list[str] = []
     samples: list[tuple[float, int]] = []  # (RSS MB, server threads) every 2 s
     t_measure = time.monotonic() + args.warmup
     t_end = t_measure + args.seconds
 
     async def user(i: int) -> None:
         await asyncio.sleep(i * 0.1)  # a class arrives over a few seconds
-        s = Session(port, args.pages[i % len(args.pages)], seed=i)
+        on_model = i >= args.sessions  # the last --model-sessions: the Explorer with the published model
+        s = Session(port, "explorer", urlencode({"model": args.model.name}), i) if on_model else \
+            Session(port, args.pages[i % len(args.pages)], seed=i)  # fmt: skip
+        errs_to = heavy_errors if on_model else errors
         try:
             _, errs = await asyncio.wait_for(s.open(), TIMEOUT_S)
-            errors.extend(f"{s.page} open: {e}" for e in errs)
+            errs_to.extend(f"{s.page} open: {e}" for e in errs)
             while time.monotonic() < t_end:
                 action, ms, errs = await asyncio.wait_for(s.act(), TIMEOUT_S)
-                errors.extend(f"{s.page} {action}: {e}" for e in errs)
+                errs_to.extend(f"{s.page} {action}: {e}" for e in errs)
                 if time.monotonic() >= t_measure:
-                    measured.append((s.page, action, ms))
+                    heavy.append((action, ms, s.place)) if on_model else measured.append((s.page, action, ms))
                 await asyncio.sleep(args.think * s.rng.uniform(0.5, 1.5))
         except (TimeoutError, websockets.ConnectionClosed, OSError) as e:
-            errors.append(f"{s.page} session {i} ended: {type(e).__name__} {e}")
+            errs_to.append(f"{s.page} session {i} ended: {type(e).__name__} {e}")
         finally:
             if s.ws is not None:
                 await s.ws.close()
@@ -280,17 +304,18 @@ async def load(args, port: int, pid: int) -> dict:
             await asyncio.sleep(2)
 
     threads_idle = status_field(pid, "Threads")
-    users = asyncio.gather(*(user(i) for i in range(args.sessions)))
+    users = asyncio.gather(*(user(i) for i in range(args.sessions + (args.model_sessions if args.model else 0))))
     sampling = asyncio.create_task(sampler())
     await asyncio.sleep(t_measure - time.monotonic())
-    rss_warm, cpu0, client0 = rss_mb(pid), cpu_s(pid), time.process_time()
+    rss_warm, cpu0, client0, load0 = rss_mb(pid), cpu_s(pid), time.process_time(), os.getloadavg()[0]
     await asyncio.sleep(args.seconds / 2)
     rss_mid = rss_mb(pid)  # growth in the second half tells a leak from caches filling up
     await users
     wall = time.monotonic() - t_measure
-    rss_end, cpu1, client1 = rss_mb(pid), cpu_s(pid), time.process_time()
+    rss_end, cpu1, client1, load1 = rss_mb(pid), cpu_s(pid), time.process_time(), os.getloadavg()[0]
     await sampling
     return dict(measured=measured, errors=errors, samples=samples, wall=wall, rss=(rss_warm, rss_mid, rss_end),
+                heavy=heavy, heavy_errors=heavy_errors, loadavg=(load0, load1),
                 cores=((cpu1 - cpu0) / wall, (client1 - client0) / wall),
                 threads=(threads_idle, max(t for _, t in samples)))  # fmt: skip
 
@@ -385,7 +410,9 @@ def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None)
     rate, growth = len(ms) / r["wall"], (end / warm - 1) * 100
     mix = ", ".join(f"{args.pages.count(p)}/{len(args.pages)} {p}" for p in ACTIONS if p in args.pages)
     think = f"think {args.think:g} s ±50%" if args.think else "no think time"
-    print(f"\n{args.sessions} protocol sessions ({mix}), {think}; {args.warmup:.0f} s warm-up (errors counted)\n")
+    extra = f" + {args.model_sessions} on {args.model.name} (below)" if args.model else ""
+    print(f"\n{args.sessions} protocol sessions ({mix}){extra}, {think}; {args.warmup:.0f} s warm-up (errors counted)"
+          "\n")  # fmt: skip
     print("| sessions | think s | duration s | reruns | errors | reruns/s | median ms | p95 ms | max ms "
           "| RSS after warm-up MB | RSS end MB | growth | growth in 2nd half |\n|" + " ---: |" * 13)  # fmt: skip
     print(f"| {args.sessions} | {args.think:g} | {r['wall']:.0f} | {len(ms)} | {len(errors)} | {rate:.1f} | {pct(ms)} "
@@ -395,6 +422,8 @@ def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None)
         checks["p95 <= 500 ms"] = len(ms) > 1 and bl.p95(ms) <= 500
     else:
         checks[">= 25 reruns/s"] = rate >= 25
+    if args.model:
+        checks["model sessions: no timeouts"] = report_model(args, r["heavy"], r["heavy_errors"])
     print("\nTargets: " + "; ".join(f"{name} {'met' if ok else 'MISSED'}" for name, ok in checks.items()))
     print("\n| page | action | reruns | median ms | p95 ms | max ms |\n| --- | --- | ---: | ---: | ---: | ---: |")
     for page, actions in ACTIONS.items():
@@ -404,6 +433,7 @@ def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None)
     (server, client), (idle, peak) = r["cores"], r["threads"]
     print(f"\nCPU: server {server:.2f} cores, this client {client:.2f} (of {os.cpu_count()}). Server threads: {idle} "
           f"idle, at most {peak} under load; {threads}.")  # fmt: skip
+    print("Load average (1 min) at the start and end of the measured time: {:.2f}, {:.2f}.".format(*r["loadavg"]))
     print("RSS MB every 30 s from the start: " + " ".join(f"{m:.0f}" for m, _ in r["samples"][::15]))
     for e in sorted(set(errors), key=errors.count, reverse=True)[:8]:
         print(f"error ({errors.count(e)}x): {e}")
@@ -413,6 +443,34 @@ def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None)
               f"{args.browser_seconds:.0f} s, think {BROWSER_THINK_S:g} s ±50%, no other load; input event -> heatmap "
               f"shows the new prompt (the 250 ms live-input debounce included):\n")  # fmt: skip
         print(f"| changes | median ms | p95 ms | max ms |\n|{' ---: |' * 4}\n| {len(times)} | {pct(times)} |")
+
+
+def report_model(args, heavy: list[tuple[str, float, int]], errors: list[str]) -> bool:
+    """The model sessions' line (they are not in the main table); returns whether none timed out."""
+    ms, waited = [m for _, m, _ in heavy], [place for _, _, place in heavy if place]
+    timeouts = sum("TimeoutError" in e for e in errors)
+    slots = os.environ.get("ATTENTION_LAB_HEAVY_SLOTS", "1 (default)")
+    print(f"\n{args.model_sessions} model sessions: Explorer with ?model={args.model.name} ({args.model}), same "
+          f"actions and think time; ATTENTION_LAB_HEAVY_SLOTS {slots}. A queue notice: the run waited, saying its "
+          "place.\n")  # fmt: skip
+    print("| model sessions | reruns | median ms | p95 ms | max ms | reruns with a queue notice | highest place "
+          "| timeouts | other errors |\n|" + " ---: |" * 9)  # fmt: skip
+    print(f"| {args.model_sessions} | {len(ms)} | {pct(ms)} | {len(waited)} | {max(waited, default=0)} | {timeouts} "
+          f"| {len(errors) - timeouts} |")  # fmt: skip
+    for e in sorted(set(errors), key=errors.count, reverse=True)[:4]:
+        print(f"model session error ({errors.count(e)}x): {e}")
+    return timeouts == 0
+
+
+def model_folder(arg: str) -> Path:
+    """A published-model folder, or a name bench/pretrained_speed.py writes once (random weights, real shapes)."""
+    if Path(arg).is_dir():
+        return Path(arg).resolve()
+    from bench.pretrained_speed import PUBLISHED, make_folder
+
+    if arg not in PUBLISHED:
+        sys.exit(f"--model {arg}: not a folder, nor one of {', '.join(PUBLISHED)}")
+    return make_folder(arg)
 
 
 def main() -> None:
@@ -425,12 +483,15 @@ def main() -> None:
     ap.add_argument("--no-browser", action="store_true", help="skip the Chromium comparison and the 5 browsers")
     ap.add_argument("--pages", type=lambda s: s.split(","), default=PAGES, help="session i opens the i-th (cyclic)")
     ap.add_argument("--torch-threads", type=int, help="OMP_NUM_THREADS / MKL_NUM_THREADS for the server")
+    ap.add_argument("--model", type=model_folder, help="a published-model folder (or qwen2.5-0.5b, gpt2, ...)")
+    ap.add_argument("--model-sessions", type=int, default=10, help="sessions on --model, besides --sessions")
     args = ap.parse_args()
     if not args.no_browser and not Path(bl.CHROMIUM).exists():
         sys.exit(f"{bl.CHROMIUM} not found: install Debian's chromium, or pass --no-browser")
     port = bl.free_port()
     with tempfile.TemporaryDirectory(prefix="attention-lab-load-") as tmp, open(Path(tmp) / "server.log", "wb") as log:
-        proc, env = start_server(port, str(Path(tmp) / "cache"), log, args.torch_threads)
+        models = str(args.model.parent) if args.model else ""
+        proc, env = start_server(port, str(Path(tmp) / "cache"), log, args.torch_threads, models)
         try:
             bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
             threads = torch_threads_in(env)

@@ -9,6 +9,7 @@ import importlib.util
 import os
 import re
 import threading
+import time
 from typing import NoReturn
 
 import numpy as np
@@ -17,7 +18,7 @@ import streamlit as st
 import models
 from models import checkpoints
 
-from . import charts, params, state, url
+from . import charts, lanes, params, state, url
 from .i18n import md, names, t
 from .loaders import computed, get_model, types_live, with_status
 
@@ -92,14 +93,46 @@ _gc_frozen = False
 # (bench/load.py: stime 0.46 of 1.22 cores). Queued here, they wait without costing anything.
 RUN_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_RUN_SLOTS", "2")))
 _run_slots = threading.Semaphore(RUN_SLOTS)
+# Runs with a published model ($ATTENTION_LAB_MODELS) take a second or more each: they have their own
+# lane, so a class's reruns on the toy models never wait behind them (bench/load.py --model).
+HEAVY_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_HEAVY_SLOTS", "1")))
+HEAVY = lanes.Lane(HEAVY_SLOTS)
+
+
+def heavy_run() -> bool:
+    """Whether this run's model is a published one (read after the URL is restored, before the sidebar)."""
+    return st.session_state.get("model") in params.local_models()
 
 
 @contextlib.contextmanager
-def run_slot():
-    """Hold one of the RUN_SLOTS for a whole script run (released however the run ends: st.stop,
-    st.rerun, st.switch_page and errors are exceptions)."""
-    with _run_slots:
+def run_slot(where):
+    """Hold a slot for a whole script run (released however the run ends: st.stop, st.rerun,
+    st.switch_page and errors are exceptions): one of the RUN_SLOTS, or for a published model one of
+    the HEAVY_SLOTS, telling in `where` (an st.empty drawn in every run) its place in the queue meanwhile."""
+    if not heavy_run():
+        st.session_state.pop("_queued_since", None)
+        with _run_slots:
+            yield
+        return
+    # Kept until the run starts: a run interrupted while queued (its student typed again) keeps its place.
+    since = st.session_state.setdefault("_queued_since", time.monotonic())
+    shown = False
+
+    def notice(place: int) -> None:
+        nonlocal shown
+        queue_notice(where, place)
+        shown = True
+
+    with HEAVY.hold(since, notice):
+        if shown:
+            where.empty()  # may raise (a newer run was asked for meanwhile): the place is kept
+        st.session_state.pop("_queued_since", None)
         yield
+
+
+def queue_notice(where, place: int) -> None:
+    """The waiting run's place in the heavy lane (1 = next)."""
+    where.info(t("shell.queue", place=place, model=md(st.session_state.get("model")), slots=HEAVY_SLOTS))
 
 
 def freeze_gc_once() -> None:

@@ -1,4 +1,4 @@
-"""The sidebar's own switches, the tables shown beside heatmaps and URL notices."""
+"""The sidebar's own switches, the tables shown beside heatmaps, URL notices and the queue for a large model."""
 
 STRINGS: dict[str, dict[str, str]] = {
     "shell.present.label": {"en": "Presentation mode", "zh": "演示模式"},
@@ -20,5 +20,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "shell.url.out_of_range": {
         "en": "{name} {value} does not exist in this model ({n} in all); showing the first.",
         "zh": "该模型没有第 {value} 个 {name}（共 {n} 个）；显示第一个。",
+    },
+    "shell.queue": {
+        "en": "Queued for {model}: number {place}. This server runs a large model {slots} at a time; "
+        "the figures appear when it is your turn.",
+        "zh": "正在排队等待 {model}：第 {place} 位。服务器一次只运行 {slots} 个大模型请求，轮到你时图会出现。",
     },
 }

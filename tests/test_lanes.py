@@ -1,0 +1,100 @@
+"""ui/lanes.Lane with real threads: never more than its slots at once, waiters served in order of `since`,
+each told its place, and a waiter that gives up (its run interrupted) leaves the queue."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from ui.lanes import Lane
+
+
+def wait_until(cond, timeout=5.0):
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.005)
+
+
+def start(lane: Lane, since: float, log: list, places: dict, release: threading.Event, name: str):
+    def run():
+        with lane.hold(since, lambda place: places.setdefault(name, []).append(place)):
+            log.append(("in", name, lane.running()))
+            release.wait(5)
+        log.append(("out", name))
+
+    th = threading.Thread(target=run, daemon=True)
+    th.start()
+    return th
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+def test_at_most_slots_run_and_waiters_go_in_order_of_since(slots):
+    lane, log, places = Lane(slots), [], {}
+    gates = {n: threading.Event() for n in "abcde"}
+    first = [start(lane, i, log, places, gates[n], n) for i, n in enumerate("ab"[:slots])]
+    wait_until(lambda: lane.running() == slots)
+    # arrive in this order, but their sessions first asked at these times: d, then c, then e
+    later = [start(lane, s, log, places, gates[n], n) for n, s in (("c", 20), ("d", 10), ("e", 30))]
+    wait_until(lambda: lane.waiting() == 3)
+    assert lane.running() == slots
+    for name in [*"ab"[:slots], "d", "c", "e"]:  # one after the other: each waiter sees its place change
+        gates[name].set()
+        wait_until(lambda name=name: ("out", name) in log)
+    for th in first + later:
+        th.join(5)
+    entered = [name for kind, name, *_ in log if kind == "in"]
+    assert entered[slots:] == ["d", "c", "e"]
+    assert max(n for kind, _, *rest in log if kind == "in" for n in rest) <= slots
+    assert places["d"][-1] == 1 and places["e"][-1] == 1  # each heard its place go down to "next"
+    assert places["e"][0] == 3 and "a" not in places  # a started at once: no notice
+
+
+def test_a_waiter_that_gives_up_leaves_the_queue_and_those_behind_move_up():
+    lane, log, places = Lane(1), [], {}
+    gate = threading.Event()
+    holder = start(lane, 0, log, places, gate, "a")
+    wait_until(lambda: lane.running() == 1)
+
+    def interrupted(place):
+        raise KeyboardInterrupt  # as Streamlit's RerunException reaches a queued run
+
+    failed = []
+
+    def quitter():
+        try:
+            with lane.hold(1, interrupted):
+                pass
+        except KeyboardInterrupt:
+            failed.append(True)
+
+    th = threading.Thread(target=quitter, daemon=True)
+    th.start()
+    th.join(5)
+    assert failed and lane.waiting() == 0
+    b = start(lane, 2, log, places, gate, "b")
+    wait_until(lambda: lane.waiting() == 1)
+    assert places["b"] == [1]
+    gate.set()
+    holder.join(5)
+    b.join(5)
+    assert [name for kind, name, *_ in log if kind == "in"] == ["a", "b"] and lane.running() == 0
+
+
+def test_an_interrupted_run_comes_back_to_its_place():
+    lane, log, places = Lane(1), [], {}
+    gates = {n: threading.Event() for n in "abc"}
+    holder = start(lane, 0, log, places, gates["a"], "a")
+    wait_until(lambda: lane.running() == 1)
+    c = start(lane, 5, log, places, gates["c"], "c")
+    wait_until(lambda: lane.waiting() == 1)
+    b = start(lane, 1, log, places, gates["b"], "b")  # since 1: it first asked before c did
+    wait_until(lambda: places.get("c") == [1, 2])  # c moved back a place
+    assert places["b"] == [1]
+    for name in "abc":
+        gates[name].set()
+    for th in (holder, b, c):
+        th.join(5)
+    assert [name for kind, name, *_ in log if kind == "in"] == ["a", "b", "c"]

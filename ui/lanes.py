@@ -1,0 +1,72 @@
+"""A run lane: at most N page scripts in it at once; the others wait their turn, in order, knowing their place.
+
+Plain threading (no Streamlit), so its order and the places it reports are tested with threads
+(tests/test_lanes.py); ui/shell.run_slot puts a run in a lane and shows the place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+
+POLL_S = 1.0  # a waiter looks again at least this often (a notify is what normally wakes it)
+
+
+class Lane:
+    """`slots` runs at once. Waiters are served in the order of `since` (when their session first asked):
+    a run interrupted while waiting (its student typed again: Streamlit starts a new run) comes back
+    with the same `since`, so it keeps its place instead of going to the back of the queue."""
+
+    def __init__(self, slots: int):
+        self.slots = max(1, slots)
+        self._cond = threading.Condition()
+        self._running = 0
+        self._waiting: list[tuple[float, int]] = []  # (since, ticket), sorted: the first is next
+        self._tickets = itertools.count()
+
+    def waiting(self) -> int:
+        with self._cond:
+            return len(self._waiting)
+
+    def running(self) -> int:
+        with self._cond:
+            return self._running
+
+    @contextlib.contextmanager
+    def hold(self, since: float, on_wait: Callable[[int], None] | None = None) -> Iterator[None]:
+        """One slot for the body. While waiting, on_wait(place) is called (1 = next) each time the
+        place changes, outside the lock; if it raises, this run leaves the queue and the error goes on."""
+        me = (since, next(self._tickets))
+        with self._cond:
+            self._waiting.append(me)
+            self._waiting.sort()
+            self._cond.notify_all()  # an earlier `since` moves those behind it back a place
+        shown = None
+        try:
+            while True:
+                with self._cond:
+                    if self._waiting[0] == me and self._running < self.slots:
+                        self._waiting.pop(0)
+                        self._running += 1
+                        self._cond.notify_all()  # with a slot still free, the next waiter may start too
+                        break
+                    place = self._waiting.index(me) + 1
+                    if place == shown or on_wait is None:
+                        self._cond.wait(POLL_S)
+                        continue
+                shown = place
+                on_wait(place)
+        except BaseException:
+            with self._cond:
+                if me in self._waiting:
+                    self._waiting.remove(me)
+                    self._cond.notify_all()  # those behind move up
+            raise
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._running -= 1
+                self._cond.notify_all()
