@@ -127,7 +127,20 @@ def run_slot(where):
         if shown:
             where.empty()  # may raise (a newer run was asked for meanwhile): the place is kept
         st.session_state.pop("_queued_since", None)
+        lower_this_thread()
         yield
+
+
+HEAVY_NICE = 10  # a published model's run yields the CPU to toy-page runs (CFS weight 110 against 1024)
+
+
+def lower_this_thread() -> None:
+    """Run this script thread (Streamlit starts a new one for every run, and with one torch thread the
+    forward runs in it) at a lower CPU priority: a separate lane stops toy runs *waiting* for a 1 s
+    forward, but only priority stops them *sharing* the cores with it. Linux nice is per thread;
+    elsewhere, or where it is not allowed, nothing happens."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HEAVY_NICE)
 
 
 def queue_notice(where, place: int) -> None:
