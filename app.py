@@ -1,5 +1,6 @@
 """Attention Lab entry point: page config, shared sidebar and prompt, navigation, URL sync."""
 
+import pandas  # noqa: F401  before any figure, the warm-up chart's included: see viz/__init__.py
 import streamlit as st
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide")
