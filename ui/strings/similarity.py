@@ -19,8 +19,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "英文效果最好：该模型是在英文上训练的。",
     },
     "similarity.always_minilm": {
-        "en": "This page always uses MiniLM-L6, a pretrained sentence encoder.",
-        "zh": "本页始终使用预训练的句子编码器 MiniLM-L6。",
+        "en": "This page always uses MiniLM-L6, a pretrained sentence encoder: it was trained so that its mean-pooled "
+        "vectors compare sentences, which a masked-LM or a decoder checkpoint was not.",
+        "zh": "本页始终使用预训练的句子编码器 MiniLM-L6：它经过专门训练，其平均池化向量可以用来比较句子；"
+        "掩码语言模型或解码器的检查点没有经过这种训练。",
     },
     "similarity.range": {"en": "{low} to {high}", "zh": "{low} 到 {high}"},
     "similarity.too_few": {"en": "Write at least two sentences, one per line.", "zh": "请至少写两句话，每行一句。"},
