@@ -96,3 +96,18 @@ def test_masked_tokens_page_with_a_published_bert(local):
     tops = [f for f in figures(at) if "[MASK]" in str(f.get("layout", {}).get("title", {}).get("text", ""))]
     assert tops, "the masked position's top predictions are drawn"
     assert any("toy models" in c.value for c in at.caption)  # the encoder-vs-decoder part says why it is absent
+
+
+@pytest.mark.parametrize("name", ["tiny-qwen2", "tiny-bert"])
+def test_hostile_prompts_with_a_published_model(local, name):
+    """Empty, 10,000 characters, Chinese, emoji and <script>: a notice or a figure, never a traceback."""
+    for text in ["", "a " * 5000, "我喜欢机器学习", "😀🙂🎉", "<script>alert(1)</script>"]:
+        at = open_app("explorer", model=name, prompt=text)
+        assert not at.exception, (text[:20], [e.value for e in at.exception])
+        if not text:
+            assert at.info  # "type a prompt"
+            continue
+        if len(text) > 1000:
+            assert at.warning  # cut to what the model reads (its max_len), and said so
+        assert heatmaps(at)
+        assert not any("<script>" in str(t) for f in heatmaps(at) for t in f["y"])  # labels escaped
