@@ -170,14 +170,12 @@ st.markdown(
 counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"], model_name)
 draws = np.arange(1, DRAWS + 1)
 keep = np.unique(np.round(np.geomspace(1, DRAWS, 120)).astype(int)) - 1  # log-spaced points: 120, not 10 000
-with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 before anything is chosen: a gap, not 0
-    shares = {o: np.where(counts["chosen"] > 0, counts[o] / counts["chosen"], np.nan) for o in mlm.OUTCOMES}
+shares = mlm.recipe_shares(counts)  # running shares per draw: chosen of eligible, each outcome of chosen
 series = [
     Series(names("mlm.outcome")(o), shares[o][keep], color=OUTCOME_COLORS[o], markers=False) for o in mlm.OUTCOMES
 ]
 series.append(
-    Series(t("mlm.chosen_share"), counts["chosen"][keep] / counts["eligible"][keep], color=viz.HEAD_COLORS[7],
-           dash="dot", markers=False)
+    Series(t("mlm.chosen_share"), shares["chosen"][keep], color=viz.HEAD_COLORS[7], dash="dot", markers=False)
 )  # fmt: skip
 charts.plot(
     st,
@@ -194,14 +192,4 @@ charts.plot(
     ),
     key="recipe_converge",
 )
-final = {o: counts[o][-1] / counts["chosen"][-1] for o in mlm.OUTCOMES}
-st.markdown(
-    t(
-        "mlm.recipe_final",
-        n=f"{DRAWS:,}",
-        chosen=f"{counts['chosen'][-1] / counts['eligible'][-1]:.2%}",
-        mask=f"{final['mask']:.2%}",
-        random=f"{final['random']:.2%}",
-        keep=f"{final['keep']:.2%}",
-    )
-)
+st.markdown(t("mlm.recipe_final", n=f"{DRAWS:,}", **{k: f"{v[-1]:.2%}" for k, v in shares.items()}))

@@ -5,6 +5,7 @@ import streamlit as st
 
 import viz
 from lessons.rank_toys import exact_text, pitfall, toy
+from models.experiments import sweep_verdict
 from ui import charts, controls, shell, state
 from ui.i18n import names, t
 from ui.loaders import head_rank_report, rank_sweep, with_status
@@ -184,20 +185,9 @@ def sweep() -> None:
         charts.plot(st, fig, key=f"sweep_{what}")
     st.caption(t("rank.sweep_caption", samples=n_samples))
     for w in ("trained", "random"):
-        r = runs[w]
-        bi_num, c_num = r["bidirectional.numerical"].mean(), r["causal.numerical"].mean()
-        bi_eff, c_eff = r["bidirectional.effective"].mean(), r["causal.effective"].mean()
-        key = "rank.verdict.low_effective" if bi_num >= 0.99 and bi_eff < c_eff else "rank.verdict.other"
-        st.markdown(
-            t(
-                key,
-                weights=t(f"weights.{w}"),
-                bn=f"{bi_num:.0%}",
-                cn=f"{c_num:.0%}",
-                be=f"{bi_eff:.0%}",
-                ce=f"{c_eff:.0%}",
-            )
-        )
+        low, means = sweep_verdict(runs[w])
+        numbers = {k: f"{v:.0%}" for k, v in means.items()}
+        st.markdown(t(f"rank.verdict.{'low_effective' if low else 'other'}", weights=t(f"weights.{w}"), **numbers))
 
 
 intro()

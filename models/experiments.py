@@ -49,6 +49,18 @@ def sweep_ids(model: LiveModel, n: int, inputs: str, rng: random.Random) -> list
     return ids[:n]
 
 
+def sweep_verdict(run: dict[str, np.ndarray]) -> tuple[bool, dict[str, float]]:
+    """Does the sweep show the notes' claim? (bidirectional matrices keep full numerical rank but a lower
+    effective rank than causal ones, True/False; and the four means it rests on: bn, cn, be, ce)."""
+    means = {
+        "bn": float(run["bidirectional.numerical"].mean()),
+        "cn": float(run["causal.numerical"].mean()),
+        "be": float(run["bidirectional.effective"].mean()),
+        "ce": float(run["causal.effective"].mean()),
+    }
+    return means["bn"] >= 0.99 and means["be"] < means["ce"], means
+
+
 def rank_sweep(
     model: LiveModel,
     lengths=None,

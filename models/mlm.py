@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from .tokenizer import MASK, SPECIALS
 
 MLM_CHOOSE = 0.15
@@ -64,4 +66,14 @@ def recipe_counts(ids: list[int], vocab: int, draws: int, seed: int = 0, special
                 totals[o] += 1
         for k, v in totals.items():
             out[k].append(v)
+    return out
+
+
+def recipe_shares(counts: dict) -> dict[str, np.ndarray]:
+    """Running shares after each draw, from recipe_counts: "chosen" of the eligible tokens (-> 15%), and
+    each outcome of the chosen ones (-> 80/10/10); NaN before anything is chosen (a gap, not 0)."""
+    chosen, eligible = np.asarray(counts["chosen"], float), np.asarray(counts["eligible"], float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = {o: np.where(chosen > 0, np.asarray(counts[o], float) / chosen, np.nan) for o in OUTCOMES}
+        out["chosen"] = np.where(eligible > 0, chosen / eligible, np.nan)
     return out

@@ -202,3 +202,12 @@ def test_attention_sides_count_other_masks_as_words_and_specials_apart():
     sides = attention_sides(enc, ids, row, 2)
     assert sides == pytest.approx({"left": 0.2, "right": 0.45, "special": 0.3, "self": 0.05})
     assert sum(sides.values()) == pytest.approx(1.0)
+
+
+def test_recipe_shares_converge_to_15_and_80_10_10():
+    from models import mlm as mlm_mod
+
+    shares = mlm_mod.recipe_shares(mlm_mod.recipe_counts(list(range(10, 40)), 2048, 10_000, seed=1))
+    assert abs(shares["chosen"][-1] - 0.15) < 0.01
+    assert abs(shares["mask"][-1] - 0.8) < 0.02 and abs(shares["random"][-1] - 0.1) < 0.015
+    assert abs(shares["mask"][-1] + shares["random"][-1] + shares["keep"][-1] - 1) < 1e-12
