@@ -63,7 +63,7 @@ def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
     ffn_bias = (ffn_mats - 1) * cfg.d_ff + d  # W1 (and W3) biases of width d_ff, W2's of width d
     return {
         "embeddings": v * d
-        + (cfg.max_len * d if cfg.positional == "learned" else 0)
+        + ((cfg.max_len + cfg.position_offset) * d if cfg.positional == "learned" else 0)
         + cfg.type_vocab_size * d
         + (norm if cfg.embed_norm else 0),
         "attention.q": n_attn * (d + bqkv) * cfg.n_heads * h,
@@ -72,5 +72,8 @@ def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
         "attention.o": n_attn * (cfg.n_heads * h + b) * d,
         "ffn": (n_enc + n_dec) * (ffn_mats * d * cfg.d_ff + b * ffn_bias),
         "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm,
-        "head": 0 if cfg.tie_embeddings else d * v,
+        # the output head; BERT's MLM transform (dense d×d + bias, LayerNorm) and a logits bias belong to it
+        "head": (0 if cfg.tie_embeddings else d * v)
+        + (d * d + 3 * d if cfg.mlm_head else 0)
+        + (v if cfg.head_bias else 0),
     }

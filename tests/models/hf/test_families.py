@@ -191,3 +191,13 @@ def test_marian_encoder_decoder_matches_transformers(tmp_path):
             ref = hf(input_ids=torch.tensor([src]), decoder_input_ids=torch.tensor([ids])).logits[0, -1].numpy()
         np.testing.assert_allclose(step.logits, ref, atol=1e-4, rtol=0)
         ids.append(step.token_id)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama-gqa", "qwen2-biases", "bert-mlm", "roberta-mlm"])
+def test_parameter_counts_of_a_published_config_match_its_module(folders, name):
+    """analysis.parameter_counts knows the published models' extras (MLM head, logits bias, RoBERTa's offset rows)."""
+    from models.analysis import parameter_counts
+
+    live = models.load(folders[name][1])
+    built = sum(p.numel() for p in live.net.parameters())  # tied matrices counted once
+    assert sum(parameter_counts(live.config).values()) == built
