@@ -32,7 +32,7 @@ def test_deploy_settings_are_streamlit_options():
 
 def test_every_way_to_start_the_server_limits_malloc_arenas():
     """bench/load.py measured the memory target with MALLOC_ARENA_MAX=2: make run, the image and the
-    benchmark must start the app the same way."""
+    benchmark (its server start is bench/server_proc.py) must start the app the same way."""
     assert "MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py" in (ROOT / "Makefile").read_text()
     assert re.search(r"^ENV [^\n]*(\\\n[^\n]*)*MALLOC_ARENA_MAX=2", (ROOT / "Dockerfile").read_text(), re.M)
-    assert 'env.setdefault("MALLOC_ARENA_MAX", "2")' in (ROOT / "bench" / "load.py").read_text()
+    assert 'env.setdefault("MALLOC_ARENA_MAX", "2")' in (ROOT / "bench" / "server_proc.py").read_text()

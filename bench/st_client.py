@@ -1,0 +1,169 @@
+"""One browser tab as a protocol-level Streamlit client (bench/load.py explains the protocol): opens a
+page, reruns it with changed widgets, and times each round trip. Split from bench/load.py so the
+load driver, the proxy run (issue 21) and this client stay readable on their own."""
+
+from __future__ import annotations
+
+import random
+import re
+import socket
+import sys
+import time
+from pathlib import Path
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.Slider_pb2 import Slider
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import bench.browser_latency as bl  # noqa: E402
+
+ACTIONS = {  # page -> (widget key, weight): what a student does there
+    "explorer": [("prompt", 0.7), ("head", 0.15), ("layer", 0.15)],
+    "masks": [("prompt", 0.5), ("prefix", 0.25), ("pad", 0.25)],
+    "softmax": [("prompt", 0.4), ("dk", 0.2), ("sm_log2s", 0.2), ("live_c", 0.2)],
+}
+QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux; see Session.open
+QUEUED = re.compile(r"^Queued for .*: number (\d+)\.")  # ui/strings/shell.py "shell.queue", English
+
+
+def widget_state(kind: str, el) -> WidgetState | None:
+    """What a browser holds, and sends with every rerun, for a widget element it was sent; None when
+    the element carries no value (the browser keeps the one it had: Session.states)."""
+    s = WidgetState(id=el.id)
+    if kind in ("text_input", "text_area") and el.HasField("value"):
+        s.string_value = el.value
+    elif kind == "checkbox":
+        s.bool_value = el.value
+    elif kind in ("selectbox", "radio") and el.HasField("raw_value"):
+        s.string_value = el.raw_value
+    elif kind == "button_group" and not el.set_value:  # a later run: the value stays the browser's
+        return None
+    elif kind in ("button_group", "multiselect"):
+        s.string_array_value.data.extend(el.raw_values)
+    elif kind == "slider":
+        select = el.type == Slider.SELECT_SLIDER
+        (s.string_array_value if select else s.double_array_value).data.extend(el.raw_value if select else el.value)
+    else:
+        return None
+    return s
+
+
+class Session:
+    """One browser tab: the widgets and charts of its last run, its URL query, its message cache."""
+
+    def __init__(self, port: int, page: str, query: str = "", seed: int = 0):
+        self.port, self.page, self.query, self.rng = port, page, query, random.Random(seed)
+        self.page_hash = ""  # the server names it in the first run's `navigation` message
+        self.widgets: dict[str, tuple[str, object]] = {}  # widget key -> (element kind, proto)
+        self.charts: dict[str, str] = {}  # chart key -> Plotly spec (JSON)
+        self.cache: dict[str, tuple[ForwardMsg, int]] = {}  # hash -> (message, run that last used it)
+        self.runs, self.typed, self.target, self.ws, self.sock = 0, [], [], None, None
+        self.states: dict[str, WidgetState] = {}  # widget id -> the value this browser holds and sends
+        self.place = 0  # the highest queue place the last run showed (0: it did not wait)
+
+    async def open(self) -> tuple[float, list[str]]:
+        url, origin = f"ws://127.0.0.1:{self.port}/_stcore/stream", f"http://127.0.0.1:{self.port}"
+        self.ws = await websockets.connect(url, subprotocols=["streamlit"], origin=origin, max_size=None,
+                                           ping_interval=None)  # fmt: skip
+        # Acknowledge every segment at once, as Chromium does: the server's socket has no TCP_NODELAY,
+        # so a delayed ACK here would hold its second message of every run for 40 ms.
+        self.sock = self.ws.transport.get_extra_info("socket")
+        return await self.rerun()
+
+    async def rerun(self, changes: tuple[WidgetState, ...] = ()) -> tuple[float, list[str]]:
+        msg = BackMsg()
+        cs = msg.rerun_script
+        cs.query_string, cs.page_script_hash = self.query, self.page_hash
+        cs.page_name = "" if self.page_hash else self.page
+        cs.context_info.timezone, cs.context_info.locale = "UTC", "en-US"
+        cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.page}"
+        self.states |= {s.id: s for s in changes}
+        cs.widget_states.widgets.extend(self.states.values())
+        cs.cached_message_hashes.extend(self.cache)
+        self.runs += 1
+        widgets, charts, errors, self.place = {}, {}, [], 0
+        t0 = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        while True:
+            if QUICKACK:
+                self.sock.setsockopt(socket.IPPROTO_TCP, QUICKACK, 1)  # the kernel clears it again
+            fm = ForwardMsg()
+            fm.ParseFromString(await self.ws.recv())
+            if fm.HasField("ref_hash"):  # an element this client has cached
+                if fm.ref_hash not in self.cache:
+                    errors.append("ref_hash to a message never received")
+                    continue
+                fm = self.cache[fm.ref_hash][0]
+            if fm.metadata.cacheable or fm.hash in self.cache:
+                self.cache[fm.hash] = (fm, self.runs)
+            kind = fm.WhichOneof("type")
+            if kind == "navigation":
+                self.page_hash = fm.navigation.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = fm.page_info_changed.query_string
+            elif kind == "page_not_found":
+                errors.append(f"page not found: {self.page}")
+            elif kind == "session_event" and fm.session_event.HasField("script_compilation_exception"):
+                errors.append(f"compile error: {fm.session_event.script_compilation_exception.message}")
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                el_kind = fm.delta.new_element.WhichOneof("type")
+                el = getattr(fm.delta.new_element, el_kind)
+                key = getattr(el, "id", "").split("-", 2)[-1]  # "$$ID-<hash>-<key>"
+                if el_kind == "exception":
+                    where = el.stack_trace[-1].splitlines()[0].strip() if el.stack_trace else ""
+                    errors.append(f"{el.type}: {el.message} ({where})")
+                elif el_kind == "plotly_chart":
+                    charts[key] = el.spec
+                elif el_kind == "alert" and (queued := QUEUED.match(el.body)):
+                    self.place = max(self.place, int(queued[1]))
+                elif key:
+                    widgets[key] = (el_kind, el)
+            elif kind == "script_finished" and fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                if fm.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
+                    errors.append(ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished))
+                break
+        ms = (time.perf_counter() - t0) * 1000
+        self.widgets, self.charts = widgets, charts
+        ids = {el.id for _, el in widgets.values()}
+        self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
+        self.states |= {s.id: s for kind, el in widgets.values() if (s := widget_state(kind, el))}
+        self.cache = {h: (m, run) for h, (m, run) in self.cache.items() if run >= self.runs - 1}  # aged out
+        return ms, errors
+
+    def type_more(self) -> str:
+        """The prompt at the next pause in typing: one to three more words of a sentence."""
+        if len(self.typed) >= len(self.target):
+            pick, self.target, self.typed = self.rng.choice, [], []
+            for _ in range(4):
+                self.target += f"{pick(bl.NAMES)} knows the cats that the dog sees are {pick(bl.ADJECTIVES)} . "
+                self.target += f"then {pick(bl.NAMES)} gave {pick(bl.NAMES)} a book . "
+            self.target = "".join(self.target).split()[: self.rng.randint(6, 40)]
+        self.typed = self.target[: len(self.typed) + self.rng.randint(1, 3)]
+        return " ".join(self.typed)
+
+    def move(self, key: str) -> WidgetState:
+        """A new value for one widget, as a click, a drag or typing gives it."""
+        kind, el = self.widgets[key]
+        s = WidgetState(id=el.id)
+        if key == "prompt":
+            s.string_value = self.type_more()
+        elif kind == "button_group":
+            now = self.states[el.id].string_array_value.data if el.id in self.states else el.raw_values
+            s.string_array_value.data.append(self.rng.choice([o.content for o in el.options if o.content not in now]))
+        elif el.type == Slider.SELECT_SLIDER:
+            s.string_array_value.data.append(self.rng.choice([o for o in el.options if o not in el.raw_value]))
+        else:  # a numeric slider: another point of its grid
+            grid = [el.min + i * el.step for i in range(round((el.max - el.min) / el.step) + 1)]
+            s.double_array_value.data.append(self.rng.choice([v for v in grid if v not in el.value]))
+        return s
+
+    async def act(self) -> tuple[str, float, list[str]]:
+        shown = [(key, w) for key, w in ACTIONS[self.page] if key in self.widgets]  # none if the page failed
+        if not shown:
+            return "rerun", *await self.rerun()
+        key = self.rng.choices(*zip(*shown, strict=True))[0]
+        return key, *await self.rerun((self.move(key),))
