@@ -68,7 +68,7 @@ charts.plot(
         title=t("lens.by_layer_title"),
         y_range=(0, 1.02),
         scale=settings.figure_scale,
-    ),
+    ).update_xaxes(tick0=0, dtick=1),  # layers are whole numbers
     key="lens_by_layer",
 )
 c2.markdown(

@@ -52,7 +52,8 @@ def knockout_section(settings: Settings, model_name: str, model: models.LiveMode
         st.info(t("lens.ko_none"))
         return
     ko = knockout(model_name, settings.weights, text, layer, heads, mode)
-    knocked_name = t("lens.ko_knocked", layer=layer + 1, heads=", ".join(str(h + 1) for h in heads))
+    which = "lens.ko_knocked_one" if len(heads) == 1 else "lens.ko_knocked"
+    knocked_name = t(which, layer=layer + 1, heads=", ".join(str(h + 1) for h in heads))
     c1, c2 = st.columns([3, 2])
     charts.plot(
         c1,
@@ -73,10 +74,9 @@ def knockout_section(settings: Settings, model_name: str, model: models.LiveMode
     if math.isnan(ko["loss_base"]):
         c2.info(t("lens.loss_one_token"))
     else:
-        a, b = c2.columns(2)
-        a.metric(t("lens.loss_before"), f"{ko['loss_base']:.3f}", help=t("lens.loss_help"))
         delta = ko["loss_knocked"] - ko["loss_base"]
-        b.metric(t("lens.loss_after"), f"{ko['loss_knocked']:.3f}", f"{delta:+.3f}", delta_color="inverse")
+        c2.metric(t("lens.loss_before"), f"{ko['loss_base']:.3f}", help=t("lens.loss_help"))
+        c2.metric(t("lens.loss_after"), f"{ko['loss_knocked']:.3f}", f"{delta:+.3f}", delta_color="inverse")
     c2.markdown(t("lens.ko_numbers", changed=ko["changed"], n=len(tokens), tv=f"{ko['total_variation']:.3f}"))
     label = t("lens.computing_copy", name=md(model_name))
     base = with_status(label, copying, model_name, settings.weights, None, (), "zero")

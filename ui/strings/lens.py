@@ -84,6 +84,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Next token after “{token}”: unchanged vs knocked out",
         "zh": "“{token}”之后的下一个词元：原模型 vs 消融后",
     },
+    "lens.ko_knocked_one": {"en": "layer {layer}, head {heads} knocked out", "zh": "第 {layer} 层的头 {heads} 已消融"},
     "lens.ko_unchanged": {"en": "unchanged", "zh": "原模型"},
     "lens.ko_knocked": {"en": "layer {layer}, heads {heads} knocked out", "zh": "第 {layer} 层的头 {heads} 已消融"},
     "lens.loss_before": {"en": "Loss on the prompt, unchanged", "zh": "输入上的损失（原模型）"},
