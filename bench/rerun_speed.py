@@ -56,6 +56,9 @@ PAGES = {
                   ("architecture", "selectbox", "a_arch", ["encoder", "encoder-decoder", "decoder"])])],
     "scaling": [({}, [("model", "selectbox", "cat", ["BERT-base", "GPT-2 XL", "Qwen2.5-7B", "Llama-3.1-8B"]),
                       ("new budget", "select_slider", "budget", [round(19 + 0.13 * i, 2) for i in range(60)])])],
+    "lens": [({}, [("ko heads", "pills", "ko_heads", [[0, 1], [0, 1, 2, 3], [2], [0]]),
+                   ("ko mode", "segmented_control", "ko_mode", ["uniform", "zero"]),
+                   ("lens window", "slider", "lens_from", [10, 30, 48, 0])])],
 }  # fmt: skip
 
 

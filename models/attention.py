@@ -130,6 +130,7 @@ class MultiHeadAttention(nn.Module):
         scale: float,
         positions: torch.Tensor | None = None,  # (Tq,) absolute positions of the queries, for RoPE
         past: tuple[torch.Tensor, torch.Tensor] | None = None,  # cached (k, v) of earlier positions
+        ablate: dict[int, str] | None = None,  # {head: "zero" | "uniform"}: knock heads out (interventions.py)
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
         q = self._split(self.q(x), self.n_heads)  # (B, H, Tq, dh)
         k = self._split(self.k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
@@ -140,9 +141,42 @@ class MultiHeadAttention(nn.Module):
         if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
         out, weights, scores = attention(q, k, v, mask, scale)
+        if ablate is not None:
+            out, weights = knock_out(out, weights, v, mask, ablate)
         b, _, t, _ = out.shape
         out = out.transpose(1, 2).reshape(b, t, self.n_heads * self.d_head)  # (B, Tq, d)
         return self.o(out), weights, scores, (k, v)
+
+
+ABLATIONS = ("zero", "uniform")
+
+
+def knock_out(
+    out: torch.Tensor, weights: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, heads: dict[int, str]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Heads knocked out ({head: mode}), on new tensors (the module is shared, nothing is written to it).
+
+    "zero": the head's output (its slice before W_O) is 0, so W_O adds only its bias. "uniform": its
+    pattern becomes the uniform distribution over the keys its mask allows, and its output is that
+    average of its values: the head still reads, but no longer chooses where. out: (B, H, Tq, dh);
+    weights: (B, H, Tq, Tk); v: (B, Hkv, Tk, dh) (GQA: the query head's K/V group).
+    """
+    out, weights = out.clone(), weights.clone()
+    group = out.shape[1] // v.shape[1]
+    for head, mode in heads.items():
+        if mode not in ABLATIONS:
+            raise ValueError(f"ablation mode must be one of {ABLATIONS}, got {mode!r}")
+        if not 0 <= head < out.shape[1]:
+            raise ValueError(f"head {head} is not one of 0..{out.shape[1] - 1}")
+        if mode == "zero":
+            out[:, head] = 0.0
+            continue
+        allowed = torch.ones(weights.shape, dtype=torch.bool) if mask is None else mask.expand(weights.shape)
+        allowed = allowed[:, head].to(weights.dtype)  # (B, Tq, Tk)
+        uniform = torch.nan_to_num(allowed / allowed.sum(-1, keepdim=True), nan=0.0)  # fully masked rows stay 0
+        weights[:, head] = uniform
+        out[:, head] = uniform @ v[:, head // group]
+    return out, weights
 
 
 def reference_attention(q, k, v, mask, scale):

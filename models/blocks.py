@@ -87,12 +87,13 @@ class Block(nn.Module):
         """Pre-norm: x + f(norm(x)) (GPT-2, Llama). Post-norm: norm(x + f(x)) (Vaswani, BERT)."""
         return x + fn(norm(x)) if self.pre else norm(x + fn(x))
 
-    def forward(self, x, mask, scale, positions, memory=None, cross_mask=None, past=None):
-        """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache."""
+    def forward(self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None):
+        """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache.
+        ablate = {head: "zero" | "uniform"} knocks heads out of the self-attention (not cross-attention)."""
         rec = {}
 
         def self_attention(h):
-            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past)
+            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate)
             rec.update(self_weights=w, self_scores=s, present=present)
             return out
 

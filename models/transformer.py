@@ -109,8 +109,9 @@ class Transformer(nn.Module):
         """Final hidden states (already through the final norm) -> logits over the vocabulary."""
         return self.head(h if self.mlm is None else self.mlm(h))
 
-    def run_stack(self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0):
-        """Embed ids (at positions start..) and run them through blocks.
+    def run_stack(self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0, ablate=None):
+        """Embed ids (at positions start..) and run them through blocks. ablate = {layer: {head: "zero" |
+        "uniform"}} knocks heads out of those layers' self-attention (an argument, never module state).
 
         Returns (final hidden (B, T, d), per-layer records, residual stream [layers+1] of (B, T, d)).
         """
@@ -118,7 +119,8 @@ class Transformer(nn.Module):
         x = self.embed(ids, positions)
         stream, records = [x], []
         for i, block in enumerate(blocks):
-            x, rec = block(x, mask, scale, positions, memory, cross_mask, None if past is None else past[i])
+            knock = None if ablate is None else ablate.get(i)
+            x, rec = block(x, mask, scale, positions, memory, cross_mask, None if past is None else past[i], knock)
             stream.append(x)
             records.append(rec)
         return x, records, stream

@@ -132,6 +132,11 @@ def int_list(low: int, high: int, most: int = 8):
     return parse
 
 
+def one_based_list(raw: str) -> list[int]:
+    """ "1,3" -> [0, 2]: heads are 1-based in the URL, as layer and head are."""
+    return [h - 1 for h in int_list(1, MAX_LAYERS_OR_HEADS, MAX_LAYERS_OR_HEADS)(raw)]
+
+
 def float_in(low: float, high: float):
     def parse(raw: str) -> float:
         value = float(raw)
@@ -266,4 +271,11 @@ PARAMS: dict[str, Param] = {
     "budget": Param(23.77, number_in(BUDGETS)),  # log10 of 6 · 70B · 1.4T, Chinchilla's budget
 }
 PARAMS |= lab_params()
+# logit lens and knock-out (lessons/lens.py): heads 1-based in the URL, as layer and head are
+PARAMS |= {
+    "lens_from": Param(0, int_in(0, 1_000_000)),  # first position shown in the lens table
+    "ko_layer": one_based(1),  # layer 2: where the toy decoder's induction heads are
+    "ko_heads": Param([0], one_based_list, lambda v: ",".join(str(h + 1) for h in v)),
+    "ko_mode": Param("zero", choice("zero", "uniform")),
+}
 SHARED = ["lang", "model", "weights", "present", "prompt", "tables"]

@@ -20,6 +20,7 @@ from viz.generation import kv_cache
 from viz.head_view import head_view
 from viz.histograms import histograms
 from viz.labels import ENGLISH, Labels, ScalingLabels, axis_labels, escape, short_count
+from viz.lens import lens_table
 from viz.lines import Series, lines
 from viz.matrices import head_rows, value_heatmap
 from viz.palette import (
@@ -74,6 +75,7 @@ __all__ = [
     "heatmap",
     "histograms",
     "kv_cache",
+    "lens_table",
     "lines",
     "mask_heatmap",
     "param_treemap",

@@ -80,4 +80,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "由公开的超参数算出 BERT、GPT-1/2、Llama-3.1-8B 和 Qwen2.5-7B 的参数量；GQA 在 KV 缓存上省下多少；"
         "ALBERT 的分解式嵌入；Kaplan 与 Chinchilla 的缩放定律。",
     },
+    "home.lens": {
+        "en": "Read every layer of a decoder through its output head (the logit lens), and switch attention heads "
+        "off to see the next-token distribution, the loss and the model's copying change.",
+        "zh": "通过输出头读出解码器的每一层（logit lens），再关掉注意力头，看下一个词元的分布、损失和模型的复制能力如何变化。",
+    },
 }
