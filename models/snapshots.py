@@ -38,7 +38,8 @@ def schedule(steps: int) -> list[int]:
 
 def capture(net: Transformer) -> dict[str, torch.Tensor]:
     """The weights that decide attention, as float16 copies (training goes on with the originals)."""
-    return {k: v.detach().to(torch.float16, copy=True) for k, v in net.state_dict().items() if not k.startswith(SKIPPED)}
+    state = net.state_dict().items()
+    return {k: v.detach().to(torch.float16, copy=True) for k, v in state if not k.startswith(SKIPPED)}
 
 
 def nbytes(state: dict[str, torch.Tensor]) -> int:
@@ -112,3 +113,14 @@ def best(per_head: list) -> list[float]:
 def forming_step(steps: list[int], per_head: list, threshold: float = 0.5) -> int | None:
     """The first snapshot step at which some head scores at least `threshold` (None: never)."""
     return next((s for s, b in zip(steps, best(per_head), strict=True) if b >= threshold), None)
+
+
+def steepest_drop(step: list[int], loss: list[float], window: int = 100) -> tuple[int, int] | None:
+    """(start, end) of the `window` steps over which the smoothed training loss fell the most."""
+    if len(step) < 2:
+        return None
+    s, y = np.asarray(step, float), np.asarray(loss, float)
+    ends = np.interp(s + window, s, y, right=np.nan)
+    fall = np.where(np.isfinite(ends), y - ends, -np.inf)
+    i = int(np.argmax(fall))
+    return (int(s[i]), int(min(s[i] + window, s[-1]))) if fall[i] > 0 else None

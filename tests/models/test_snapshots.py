@@ -53,7 +53,7 @@ def test_snapshots_replay_and_survive_the_cache(tok, tmp_path):
 
 
 def test_thin_keeps_first_and_last_within_the_budget(tok):
-    net, hist = variants.train(small(tok), tok, seed=0, steps=10)
+    _, hist = variants.train(small(tok), tok, seed=0, steps=10)
     size = snapshots.nbytes(hist.states[0][1])
     kept = snapshots.thin(hist.states, budget=5 * size)
     assert len(kept) == 5 and kept[0][0] == 0 and kept[-1][0] == 10
