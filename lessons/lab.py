@@ -204,6 +204,6 @@ runs = {side: lab_run(cfg_jsons[side], sides[side][1], text) for side in SIDES}
 comparison(configs, sides, keys, runs, layer, head, None if st.session_state["autoscale"] else 1.0)
 parameters(configs)
 learning(sides, keys)
-forming(configs, sides, cfg_jsons, text, layer, head, fig_scale)
+forming(configs, sides, cfg_jsons, text, layer, head, fig_scale, recipe_name)
 checks(configs, runs, layer)
 anatomy(configs, sides)

@@ -47,8 +47,8 @@ def _scores_figure(scores: dict, step: int, head: tuple[int, int], formed: int |
                      scale=fig_scale)  # fmt: skip
 
 
-def _explain(scores: dict, history: dict) -> str:
-    drop = snapshots.steepest_drop(history["step"], history["loss"])
+def _explain(scores: dict, history: dict, recipe: dict) -> str:
+    drop = snapshots.steepest_drop(history["step"], history["loss"], until=recipe.get("repeat_steps"))
     fall = t("lab.loss_falls", start=drop[0], end=drop[1]) if drop else ""
     if "induction" not in scores:
         return t("lab.forming_encoder", prev=f"{snapshots.best(scores['previous_token'])[-1]:.2f}")
@@ -62,7 +62,7 @@ def _explain(scores: dict, history: dict) -> str:
              best=f"{best[-1]:.2f}", first=f"{best[0]:.2f}") + " " + fall  # fmt: skip
 
 
-def forming(configs, sides, cfg_jsons, text: str, layer: int, head: int, fig_scale: float) -> None:
+def forming(configs, sides, cfg_jsons, text: str, layer: int, head: int, fig_scale: float, recipe: dict) -> None:
     """Per trained side: the step slider, the selected head at that step, and the scores over training."""
     st.header(t("lab.forming_title"))
     st.markdown(t("lab.forming_intro"))
@@ -88,5 +88,5 @@ def forming(configs, sides, cfg_jsons, text: str, layer: int, head: int, fig_sca
                 "induction" in scores) else None  # fmt: skip
             fig = _scores_figure(scores, steps[i], (li, hi), formed, fig_scale)
             shell.plot(fig, f"{side}_snap_scores")
-            st.markdown(_explain(scores, history))
+            st.markdown(_explain(scores, history, variants.recipe_of(cfg, recipe)))
     st.caption(t("lab.forming_source"))

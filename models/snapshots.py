@@ -115,11 +115,15 @@ def forming_step(steps: list[int], per_head: list, threshold: float = 0.5) -> in
     return next((s for s, b in zip(steps, best(per_head), strict=True) if b >= threshold), None)
 
 
-def steepest_drop(step: list[int], loss: list[float], window: int = 100) -> tuple[int, int] | None:
-    """(start, end) of the `window` steps over which the smoothed training loss fell the most."""
-    if len(step) < 2:
+def steepest_drop(
+    step: list[int], loss: list[float], window: int = 100, until: int | None = None
+) -> tuple[int, int] | None:
+    """(start, end) of the `window` steps over which the smoothed training loss fell the most, up to
+    step `until` (a recipe's repeat-only phase: its loss is not comparable with the text after it)."""
+    keep = [i for i, x in enumerate(step) if until is None or x <= until]
+    if len(keep) < 2:
         return None
-    s, y = np.asarray(step, float), np.asarray(loss, float)
+    s, y = np.asarray(step, float)[keep], np.asarray(loss, float)[keep]
     ends = np.interp(s + window, s, y, right=np.nan)
     fall = np.where(np.isfinite(ends), y - ends, -np.inf)
     i = int(np.argmax(fall))
