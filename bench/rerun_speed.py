@@ -54,6 +54,8 @@ PAGES = {
                   ("d_model", "select_slider", "a_d_model", [128, 256, 32, 64]),
                   ("layers", "select_slider", "a_n_layers", [3, 4, 1, 2]),
                   ("architecture", "selectbox", "a_arch", ["encoder", "encoder-decoder", "decoder"])])],
+    # lab with side A trained (a short run pre-built in a temporary cache): the snapshot slider replays a step
+    "lab-snap": [({"a_seed": "5"}, [("snapshot step", "select_slider", "a_snap", [0, 1, 3, 6, 30])])],
     "scaling": [({}, [("model", "selectbox", "cat", ["BERT-base", "GPT-2 XL", "Qwen2.5-7B", "Llama-3.1-8B"]),
                       ("new budget", "select_slider", "budget", [round(19 + 0.13 * i, 2) for i in range(60)])])],
     "lens": [({}, [("ko heads", "pills", "ko_heads", [[0, 1], [0, 1, 2, 3], [2], [0]]),
@@ -82,12 +84,27 @@ def timed(action, repeat: int) -> tuple[float, float]:
     return statistics.median(times), times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
 
 
+def trained_lab_entry(seed: int = 5, steps: int = 30) -> None:
+    """Side A of the lab (default fields, this seed) trained for a few steps, in a temporary cache."""
+    import os
+    import tempfile
+
+    from lessons.lab_controls import lab_config
+    from models import variants
+    from ui.params import LAB_DEFAULTS
+
+    os.environ[variants.CACHE_ENV] = tempfile.mkdtemp(prefix="bench-lab-")
+    cfg = lab_config({**LAB_DEFAULTS["a"], "seed": seed}, TOKENIZER.vocab_size)
+    net, hist = variants.train(cfg, TOKENIZER, seed, steps)
+    variants.save(net, hist, seed, variants.entry_path(variants.variant_key(cfg, seed), variants.cache_root()))
+
+
 def open_page(page: str, query: dict, prompt: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     for k, v in {**query, "prompt": prompt}.items():
         at.query_params[k] = v
     at.run()
-    at.switch_page(f"lessons/{page}.py").run()
+    at.switch_page(f"lessons/{page.split('-')[0]}.py").run()
     assert not at.exception, at.exception
     return at
 
@@ -98,10 +115,12 @@ def main() -> None:
     ap.add_argument("--pages", default=",".join(PAGES))
     args = ap.parse_args()
     print(f"{'page':11} {'change':14} {'tokens':>6} {'median ms':>10} {'p95 ms':>8}")
+    if "lab-snap" in args.pages.split(","):
+        trained_lab_entry()
     for page in args.pages.split(","):
         for query, controls in PAGES[page]:
             label = " ".join(v for k, v in query.items() if k in ("model", "view")) or "prompt"
-            for n in () if page == "scaling" else (16,) if page == "translate" else (16, 64, 256):
+            for n in () if page in ("scaling", "lab-snap") else (16,) if page == "translate" else (16, 64, 256):
                 at = open_page(page, query, prompt_of(n, "x"))
 
                 prompts = [prompt_of(n, f"x{i}") for i in range(args.repeat + 2)]  # new every time: no cache hits

@@ -9,6 +9,7 @@ import streamlit as st
 import models
 import viz
 from lessons.lab_controls import config_controls, copy_buttons
+from lessons.lab_snapshots import forming, recipe_control
 from lessons.lab_training import side_model, training_panel
 from models import analysis, catalog, variants
 from models.transformer import INIT_STD
@@ -51,7 +52,7 @@ def comparison(configs, sides, keys, runs, layer: int, head: int, zmax: float | 
             st.subheader(t(f"lab.side.{side}"))
             total = sum(analysis.parameter_counts(cfg).values())
             if trained is not None:
-                st.badge(t("lab.trained_badge", steps=variants.RECIPE["steps"], val=f"{history['val'][-1]:.3f}"),
+                st.badge(t("lab.trained_badge", steps=recipe["steps"], val=f"{history['val'][-1]:.3f}"),
                          icon=":material/school:", color="green")  # fmt: skip
             else:
                 st.badge(t("lab.random_badge", seed=cfg.seed), icon=":material/casino:", color="orange")
@@ -59,7 +60,7 @@ def comparison(configs, sides, keys, runs, layer: int, head: int, zmax: float | 
                     st.caption(t("lab.random_by_sidebar"))
             st.markdown(t("lab.summary", total=f"{total:,}", short=viz.short_count(total), d_head=cfg.d_head,
                           scale=f"{cfg.scale:.4g}"))  # fmt: skip
-            training_panel(jobs, side, cfg, key, fig_scale)
+            training_panel(jobs, side, cfg, key, fig_scale, recipe_name)
             li, hi = min(layer, cfg.n_layers - 1), min(head, cfg.n_heads - 1)
             if (li, hi) != (layer, head):
                 st.caption(t("lab.clamped", layer=li + 1, head=hi + 1))
@@ -114,7 +115,7 @@ def learning(sides, keys) -> None:
         st.info(t("lab.no_losses"))
         return
     st.subheader(t("lab.loss_title"))
-    steps = variants.RECIPE["steps"]
+    steps = recipe["steps"]
     x = np.arange(0, steps + 1, variants.EVAL_EVERY, dtype=float)
     series = []
     for side, h in histories.items():
@@ -125,7 +126,8 @@ def learning(sides, keys) -> None:
     charts.plot(st, viz.lines(x, series, x_title=t("lab.step"), y_title=t("lab.held_loss"),
                               hlines=[(float(np.log(tok.vocab_size)), t("lab.uniform"))], scale=fig_scale),
                     key="lab_losses")  # fmt: skip
-    st.markdown(t("lab.loss_explain", **variants.RECIPE))
+    extra = " " + t("lab.recipe_explain", **recipe) if "repeat_steps" in recipe else ""
+    st.markdown(t("lab.loss_explain", **recipe) + extra)
 
 
 def checks(configs, runs, layer: int) -> None:
@@ -180,10 +182,12 @@ def anatomy(configs, sides) -> None:
 
 
 configs = configurations()
+recipe_name = recipe_control()
+recipe = variants.RECIPES[recipe_name]
 # Each side's identity, computed once a run: the cache key of its config (lab_model, lab_run) and the
 # name of its trained weights on disk.
 cfg_jsons = {side: json.dumps(configs[side].to_dict(), sort_keys=True) for side in SIDES}
-keys = {side: variants.variant_key(configs[side], configs[side].seed) for side in SIDES}
+keys = {side: variants.variant_key(configs[side], configs[side].seed, recipe=recipe_name) for side in SIDES}
 sides = {side: side_model(jobs, settings.weights, side, cfg_jsons[side], keys[side]) for side in SIDES}
 text = shell.prompt_or_stop(settings, sides["a"][0])
 
@@ -200,5 +204,6 @@ runs = {side: lab_run(cfg_jsons[side], sides[side][1], text) for side in SIDES}
 comparison(configs, sides, keys, runs, layer, head, None if st.session_state["autoscale"] else 1.0)
 parameters(configs)
 learning(sides, keys)
+forming(configs, sides, cfg_jsons, text, layer, head, fig_scale, recipe_name)
 checks(configs, runs, layer)
 anatomy(configs, sides)

@@ -37,7 +37,9 @@ def curve(h: variants.History, steps: int, name: str, vocab_size: int, fig_scale
     )  # fmt: skip
 
 
-def training_panel(jobs: variants.Jobs, side: str, cfg: models.ModelConfig, key: str, fig_scale: float) -> None:
+def training_panel(
+    jobs: variants.Jobs, side: str, cfg: models.ModelConfig, key: str, fig_scale: float, recipe: str = "default"
+) -> None:
     """Train / progress / stop for one side. Training runs in a child process (models.variants)."""
     job = jobs.jobs.get(key)
     if key in jobs.trained:
@@ -60,8 +62,9 @@ def training_panel(jobs: variants.Jobs, side: str, cfg: models.ModelConfig, key:
     if job is not None and job.state == "cancelled":
         st.caption(t("lab.cancelled"))
     busy = jobs.running()
-    st.button(t("lab.train", steps=variants.RECIPE["steps"]), key=f"{side}_train", icon=":material/model_training:",
-              on_click=jobs.start, args=(cfg, cfg.seed), disabled=busy is not None,
+    st.button(t("lab.train", steps=variants.recipe_of(cfg, recipe)["steps"]), key=f"{side}_train",
+              icon=":material/model_training:", on_click=jobs.start, args=(cfg, cfg.seed, None, recipe),
+              disabled=busy is not None,
               help=t("lab.train_help"))  # fmt: skip
     if busy is not None:
         st.caption(t("lab.busy"))

@@ -18,7 +18,7 @@ import streamlit as st
 import torch
 
 import models
-from models import analysis, data, experiments, interventions, mlm, pretrained, probes, variants
+from models import analysis, data, experiments, interventions, mlm, pretrained, probes, snapshots, variants
 from models.experiments import self_key
 
 from .params import MAX_NEW, local_models
@@ -307,6 +307,23 @@ def lab_model(config_json: str, trained_key: str | None) -> models.LiveModel:
     if trained_key is None:
         return models.build(cfg, tok)
     return variants.load(variants.entry_path(trained_key, training_jobs().root), cfg, tok)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def lab_snapshots(config_json: str, trained_key: str) -> list[tuple[int, models.LiveModel]]:
+    """(step, model) of every snapshot kept while the variant trained; [] for an entry without any."""
+    cfg = models.ModelConfig.from_dict(json.loads(config_json))
+    tok = get_model("decoder").tokenizer
+    stored = snapshots.load(variants.entry_path(trained_key, training_jobs().root))
+    return [(step, snapshots.replay(cfg, tok, state)) for step, state in stored]
+
+
+@st.cache_data(show_spinner=False, max_entries=48)
+def lab_snapshot_run(config_json: str, trained_key: str, index: int, text: str) -> tuple[list[str], np.ndarray]:
+    """(tokens, main self-attention [L, H, T, T]) of one snapshot on the prompt."""
+    model = lab_snapshots(config_json, trained_key)[index][1]
+    tr = _self_attention_run(model, text)
+    return tr.tokens, tr.attention[self_key(model)]
 
 
 @st.cache_data(show_spinner=False, max_entries=48)

@@ -12,6 +12,7 @@ import re
 
 import models
 from models import catalog, checkpoints
+from models.variants import RECIPES
 
 from .url import BOOL, Param, choice, int_in, text
 
@@ -261,6 +262,9 @@ PARAMS: dict[str, Param] = {
     # architecture lab (plus lab_params() below)
     "lab_anatomy": Param("a", choice(*SIDES)),
     "lab_tree": Param(False, **BOOL),
+    "lab_recipe": Param("default", choice(*RECIPES)),
+    "a_snap": Param(None, int_in(0, 1_000_000)),  # the training step a snapshot replays (None: the last)
+    "b_snap": Param(None, int_in(0, 1_000_000)),
     # model size and scaling laws
     "cat": Param("Llama-3.1-8B", choice(*(p.name for p in catalog.CATALOG))),
     "kv_ctx": Param(8192, int_in(1, 1_000_000)),

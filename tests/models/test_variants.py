@@ -47,7 +47,7 @@ def test_save_load_round_trip_and_corrupt_entry_is_deleted(tok, tmp_path):
     cfg = small(tok)
     net, hist = variants.train(cfg, tok, seed=0, steps=5)
     path = variants.save(net, hist, 0, variants.entry_path("k", tmp_path))
-    assert [p.name for p in tmp_path.iterdir()] == ["k.pt"]  # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.pt", "k.snapshots"]  # no temporary file left
     model = variants.load(path, cfg, tok)
     assert model.meta["history"]["val"] == hist.val
     a = model.run("the cats are happy .").attention["decoder.self"]

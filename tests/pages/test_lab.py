@@ -182,3 +182,32 @@ def test_anatomy_tree_is_the_built_module():
     root = next(v for i, v in zip(tm["ids"], array(tm["values"]), strict=True) if i == "root")
     assert root == sum(analysis.parameter_counts(cfg).values())
     assert json.dumps(tm)  # serialisable
+
+
+def test_snapshot_slider_replays_training():
+    """A trained side (few steps, pre-built in the cache) gets the step slider: its last step shows the
+    trained model's own attention, step 0 the random initialisation; the scores chart has a log x axis."""
+    at = lab(a_seed="5")
+    cfg = lab_config(at, "a")
+    _, hist = train_entry(cfg)
+    at = lab(a_seed="5")
+    assert not at.exception
+    steps = [s for s, _ in hist.states]
+    assert list(at.select_slider(key="a_snap").options) == [str(s) for s in steps]
+    trained = array(titled(at, "layer 1, head 1")["data"][0]["z"])  # the comparison's heatmap comes first
+    last = array(titled(at, f"layer 1, head 1 at step {steps[-1]}")["data"][0]["z"])
+    np.testing.assert_allclose(last, trained, atol=1e-6)
+    scores = titled(at, "Head scores over training")
+    assert scores["layout"]["xaxis"]["type"] == "log"
+    best = [max(max(r) for r in s) for s in hist.snapshots["induction"]]
+    np.testing.assert_allclose(array(scores["data"][0]["y"]), best)
+    assert any("Olsson et al. 2022" in c.value for c in at.caption)
+    at.select_slider(key="a_snap").set_value(0).run()
+    first = array(titled(at, "layer 1, head 1 at step 0")["data"][0]["z"])
+    random_init = array(titled(lab(a_seed="5", weights="random"), "layer 1, head 1")["data"][0]["z"])
+    np.testing.assert_allclose(first, random_init, atol=2e-3)  # float16 snapshot of the initialisation
+    assert not np.allclose(first, last)
+    at = lab(a_seed="5", lab_recipe="induction")  # another recipe, another entry: not trained yet
+    assert not at.exception and at.session_state["lab_recipe"] == "induction"
+    assert not [s for s in at.select_slider if s.key == "a_snap"]
+    assert any("Train this side" in i.value for i in at.info)

@@ -282,4 +282,86 @@ STRINGS: dict[str, dict[str, str]] = {
         "而那是对编码器输出的交叉注意力。说 GPT 块有两个自注意力层的笔记是错的。",
     },
     "lab.tree_toggle": {"en": "Show the module tree", "zh": "显示模块树"},
+    "lab.recipe": {"en": "Training recipe", "zh": "训练方案"},
+    "lab.recipe.default": {"en": "default", "zh": "默认"},
+    "lab.recipe.induction": {"en": "induction-forming", "zh": "形成归纳头"},
+    "lab.recipe_help": {
+        "en": "Both sides train by the same recipe. “induction-forming” starts with steps on repeated random spans "
+        "only ([BOS] R R R …), as the shipped decoder did, so copying is the only way to lower the loss; it changes "
+        "decoders only.",
+        "zh": "两侧使用同一套训练方案。“形成归纳头”开始时只用重复的随机片段（[BOS] R R R …）训练，和随附的解码器一样，"
+        "这样只有复制才能降低损失；它只对解码器起作用。",
+    },
+    "lab.recipe_explain": {
+        "en": "The induction-forming recipe: the first {repeat_steps} steps see only repeated random spans, and the "
+        "peak learning rate is {lr}.",
+        "zh": "“形成归纳头”方案：前 {repeat_steps} 步只看重复的随机片段，峰值学习率为 {lr}。",
+    },
+    "lab.forming_title": {"en": "Heads forming during training", "zh": "训练中注意力头的形成"},
+    "lab.forming_intro": {
+        "en": "Training kept snapshots of the weights: at step 0, 1, 3, 10, 30, then every tenth of the run. The slider "
+        "replays the chosen head of one snapshot on your prompt. The chart shows, at every snapshot, the best head's "
+        "**induction score** (mean attention from a token in the second copy of [BOS] R R to the token that followed "
+        "it in the first copy, on random spans the model never saw) and **previous-token score** (mean attention "
+        "from each position to the one before it, on held-out sentences).",
+        "zh": "训练过程中保存了权重快照：第 0、1、3、10、30 步，之后每隔十分之一的训练保存一次。滑块在你的提示词上回放某个快照中"
+        "所选的注意力头。图中给出每个快照里最好的那个头的**归纳分数**（在 [BOS] R R 中，第二份副本里的词元对第一份副本里"
+        "紧随其后的词元的平均注意力，R 是模型没见过的随机片段）和**前一词元分数**（在留出句子上，每个位置对前一个位置的平均注意力）。",
+    },
+    "lab.forming_untrained": {
+        "en": "Train this side to replay how its heads form (the induction-forming recipe grows an induction head).",
+        "zh": "训练这一侧，即可回放它的注意力头如何形成（“形成归纳头”方案会长出归纳头）。",
+    },
+    "lab.forming_old": {
+        "en": "These weights were saved without snapshots: train the variant again to replay its training.",
+        "zh": "这些权重保存时没有快照：重新训练这个变体即可回放它的训练过程。",
+    },
+    "lab.snap_step": {"en": "Snapshot at training step", "zh": "快照所在的训练步"},
+    "lab.snap_help": {
+        "en": "The weights after this many optimiser steps; the last one is the trained model above.",
+        "zh": "经过这么多步优化后的权重；最后一个就是上面训练好的模型。",
+    },
+    "lab.snap_heat_title": {
+        "en": "{attn}, layer {layer}, head {head} at step {step}",
+        "zh": "{attn}，第 {layer} 层第 {head} 个头，第 {step} 步",
+    },
+    "lab.scores_fig": {"en": "Head scores over training", "zh": "训练过程中的头分数"},
+    "lab.scores_x": {"en": "training step + 1 (log scale)", "zh": "训练步数 + 1（对数刻度）"},
+    "lab.score": {"en": "score (mean attention)", "zh": "分数（平均注意力）"},
+    "lab.series.induction": {"en": "induction (best head)", "zh": "归纳（最佳头）"},
+    "lab.series.previous_token": {"en": "previous token (best head)", "zh": "前一词元（最佳头）"},
+    "lab.series.head": {"en": "induction of L{layer}H{head}", "zh": "L{layer}H{head} 的归纳分数"},
+    "lab.formed_line": {"en": "induction head", "zh": "归纳头出现"},
+    "lab.forming_at": {
+        "en": "**What to watch for:** the induction head appears at about **step {step}** (the first snapshot where a "
+        "head's induction score reaches {threshold}; the best head went from {first} to {best}, now L{layer}H{head}). "
+        "Slide from before to after that step: the head's pattern turns from the diagonal band of “the token before” "
+        "into an off-diagonal stripe on repeated text (“what came after this token last time”).",
+        "zh": "**要注意看：**归纳头大约在**第 {step} 步**出现（第一个有头的归纳分数达到 {threshold} 的快照；最佳头的分数从 {first} "
+        "升到 {best}，现在是 L{layer}H{head}）。把滑块从这一步之前拖到之后：在重复的文本上，这个头的模式从“前一个词元”的对角带"
+        "变成偏离对角线的一条斜纹（“上次这个词元后面是什么”）。",
+    },
+    "lab.loss_falls": {
+        "en": "It is when the loss drops: the smoothed training loss fell fastest between steps {start} and {end}.",
+        "zh": "这正是损失骤降的时候：平滑后的训练损失在第 {start} 到 {end} 步之间下降最快。",
+    },
+    "lab.forming_none": {
+        "en": "**No induction head formed in this run:** no head's induction score reached {threshold} (best at the "
+        "end: {best}). The default recipe is too short for one; try the induction-forming recipe. Measured here, it "
+        "forms one in a RoPE decoder with tied embeddings (A's settings with tying on), not in the untied default A "
+        "nor in B with learned positions, within its 1000 steps.",
+        "zh": "**这次训练没有形成归纳头：**没有任何头的归纳分数达到 {threshold}（最后最佳为 {best}）。默认方案太短，形成不了；"
+        "试试“形成归纳头”方案。在这里实测：它在 1000 步内能让使用 RoPE、共享嵌入的解码器（A 的设置再打开共享嵌入）形成归纳头，"
+        "但不共享嵌入的默认 A 和使用可学习位置编码的 B 都不行。",
+    },
+    "lab.forming_encoder": {
+        "en": "An encoder cannot copy what follows (it sees both sides), so only the previous-token score is shown; "
+        "its best head ends at {prev}.",
+        "zh": "编码器能看到两侧，谈不上“复制后面的词元”，所以只显示前一词元分数；最佳头最后为 {prev}。",
+    },
+    "lab.forming_source": {
+        "en": "Induction heads and their sudden appearance during training: Olsson et al. 2022, “In-context Learning "
+        "and Induction Heads” (Anthropic).",
+        "zh": "归纳头及其在训练中的突然出现：Olsson 等，2022，《In-context Learning and Induction Heads》（Anthropic）。",
+    },
 }
