@@ -7,7 +7,7 @@ Where models come from (shipped files, pretrained folders) is models/loading.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -20,6 +20,7 @@ from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LazyLogits, LazyScores, _np
 from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
 from .transformer import Transformer
+from .value_norms import ValueWeighted, head_value_norms
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,13 @@ class Trace:
     mask: str  # the mask kind of the main self-attention: causal | bidirectional | prefix
     prefix_len: int | None
     attn_scale: float  # the factor on q·k actually used
+    value_norms: dict[str, np.ndarray] = field(default_factory=dict)  # same keys: ‖f_h(x_j)‖ [L, H, Tk]
+
+    @property
+    def norms(self) -> ValueWeighted:
+        """Value-weighted attention α_ij‖f_h(x_j)‖ (Kobayashi et al. 2020), same keys and shapes as
+        `attention`, computed when read (models/value_norms.py)."""
+        return ValueWeighted(self.attention, self.value_norms)
 
 
 @dataclass(frozen=True)
@@ -188,21 +196,28 @@ class LiveModel:
         main_mask = make_mask(kind, len(ids), prefix_len, window or cfg.sliding_window or len(ids))  # (T, T)
         if pad:
             main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
-        att, sco, hid, used = {}, {}, {}, {}
+        att, sco, hid, used, vnorm = {}, {}, {}, {}, {}
 
-        def keep(key, records, field):
-            att[key] = _np(torch.stack([r[f"{field}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
+        def keep(key, records, part, blocks, memory=None):
+            att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
             if scores:
-                sco[key] = _np(torch.stack([r[f"{field}_scores"][0] for r in records]))
+                sco[key] = _np(torch.stack([r[f"{part}_scores"][0] for r in records]))
+            # ‖f_h(x_j)‖ from the values the attention used: self = the cached (k, v); cross = W_V of the memory
+            per_layer = []
+            for r, block in zip(records, blocks, strict=True):
+                attn = block.self_attn if part == "self" else block.cross_attn
+                v = r["present"][1][0] if part == "self" else attn._split(attn.v(memory), attn.n_kv_heads)[0]
+                per_layer.append(head_value_norms(attn, v))
+            vnorm[key] = _np(torch.stack(per_layer))  # [L, H, Tk]
 
         if cfg.arch == "decoder":
             x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
-            keep("decoder.self", recs, "self")
+            keep("decoder.self", recs, "self", net.decoder)
             hid["decoder"], used["decoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
             final = net.dec_norm(x)
         else:
             x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale)
-            keep("encoder.self", recs, "self")
+            keep("encoder.self", recs, "self", net.encoder)
             hid["encoder"], used["encoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
             memory = net.enc_norm(x)
             final = memory
@@ -212,8 +227,8 @@ class LiveModel:
                 tmask = causal(len(tgt_ids))
                 cmask = bidirectional(len(tgt_ids), len(ids)) & (torch.arange(len(ids)) < len(ids) - pad)
                 y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask)
-                keep("decoder.self", drecs, "self")
-                keep("decoder.cross", drecs, "cross")
+                keep("decoder.self", drecs, "self", net.decoder)
+                keep("decoder.cross", drecs, "cross", net.decoder, memory)
                 hid["decoder"] = _np(torch.stack([h[0] for h in dstream]))
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
                 final = net.dec_norm(y)
@@ -244,6 +259,7 @@ class LiveModel:
             mask=kind,
             prefix_len=prefix_len if kind == "prefix" else None,
             attn_scale=scale,
+            value_norms=vnorm,
         )
 
     # ------------------------------------------------------------- generation with a KV cache
