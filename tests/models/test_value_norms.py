@@ -151,3 +151,38 @@ def test_trace_stores_no_second_square_array():
     np.testing.assert_array_equal(back.norms["decoder.self"], tr.norms["decoder.self"])
     fields = [f.name for f in dataclasses.fields(tr)]
     assert "norms" not in fields  # derived on access, never stored
+
+
+def test_norm_share_of_a_sink_by_hand():
+    """Three queries each put 0.8 on [SEP] (value norm 0.1) and 0.2 on "cat" (value norm 2): 80% of the
+    weight, but 0.08 / (0.08 + 0.4) = 1/6 of the output norm."""
+    from models.analysis import attention_sinks, sink_shares
+
+    tokens = ["[CLS]", "cat", "[SEP]"]
+    a = np.zeros((1, 1, 3, 3))
+    a[0, 0, :, 2], a[0, 0, :, 1] = 0.8, 0.2
+    norms = np.array([[[1.0, 2.0, 0.1]]])
+    (sink,) = attention_sinks(a, tokens, value_norms=norms)
+    assert sink["token"] == "[SEP]" and sink["weight"] == pytest.approx(0.8)
+    assert sink["norm_share"] == pytest.approx(0.08 / 0.48)
+    assert sink_shares(a, tokens)["end"][0, 0] == pytest.approx(0.8)
+    assert sink_shares(a, tokens, value_norms=norms)["end"][0, 0] == pytest.approx(0.08 / 0.48)
+    # equal value norms: the norm share is the weight share
+    ones = np.ones_like(norms)
+    assert attention_sinks(a, tokens, value_norms=ones)[0]["norm_share"] == pytest.approx(0.8)
+    for group, share in sink_shares(a, tokens, value_norms=ones).items():
+        np.testing.assert_allclose(share, sink_shares(a, tokens)[group])
+
+
+def test_norm_shares_equal_trace_norms_on_the_encoder():
+    """The share computed from value_norms equals Σ over the sink of tr.norms ÷ Σ over all keys, mean over rows 1..."""
+    from models.analysis import attention_sinks, sink_shares
+
+    tr = models.load("encoder").run(TEXT)
+    a, vn, n = tr.attention["encoder.self"], tr.value_norms["encoder.self"], tr.norms["encoder.self"]
+    by_hand = (n / n.sum(-1, keepdims=True))[:, :, 1:, :].mean(axis=2)  # [L, H, T]
+    sinks = attention_sinks(a, tr.tokens, value_norms=vn)
+    for s in sinks:
+        assert s["norm_share"] == pytest.approx(by_hand[s["layer"], s["head"], s["key"]])
+    end = [i for i, tok in enumerate(tr.tokens) if tok == "[SEP]"]
+    np.testing.assert_allclose(sink_shares(a, tr.tokens, value_norms=vn)["end"], by_hand[..., end].sum(-1), rtol=1e-5)
