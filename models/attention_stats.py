@@ -67,7 +67,6 @@ def attention_sinks(
     if a.shape[-2] < 2:
         return []
     col = a[:, :, 1:, :].mean(axis=2)  # [L, H, T]: mean weight each key receives
-    norm_col = None if value_norms is None else _query_rows(value_weighted(a, value_norms)).mean(axis=2)
     sinks = []
     for layer, head in np.ndindex(col.shape[:2]):
         key = int(col[layer, head].argmax())
@@ -75,8 +74,9 @@ def attention_sinks(
         tok = tokens[key].replace("␣", "").strip()
         if weight >= threshold and (key == 0 or is_special(tok) or _is_punct(tok)):
             sinks.append({"layer": layer, "head": head, "key": key, "token": tokens[key], "weight": weight})
-            if norm_col is not None:
-                sinks[-1]["norm_share"] = float(norm_col[layer, head, key])
+            if value_norms is not None:  # only the sink heads' rows: the rerun path stays cheap at 256 tokens
+                rows = _query_rows(value_weighted(a[layer, head][None, None], value_norms[layer, head][None, None]))
+                sinks[-1]["norm_share"] = float(rows[0, 0, :, key].mean())
     return sinks
 
 
