@@ -122,7 +122,8 @@ with figure_area:
         what = f"{kind} {title}"
 
     if norm:
-        st.latex(r"\|\alpha_{ij} f(x_j)\| = \alpha_{ij}\,\|f(x_j)\|,\qquad f(x) = (x W_V + b_V)\, W_O^{h}")
+        st.latex(r"\|\alpha_{ij} f(x_j)\| = \alpha_{ij}\,\|f(x_j)\|")  # two lines: one is too wide on a phone
+        st.latex(r"f(x) = (x W_V + b_V)\, W_O^{h}")
         st.caption(t("explorer.norm_caption"))
 
 if kind != "decoder.cross":

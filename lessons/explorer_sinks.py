@@ -24,7 +24,7 @@ def sinks(att: np.ndarray, value_norms: np.ndarray, tokens: list[str], figure_sc
             for s in top
         )  # fmt: skip
         more = t("explorer.sinks_more", n=len(found) - len(top)) if len(found) > len(top) else ""
-        st.info(t("explorer.sinks", heads=md(heads)) + more + t("explorer.sinks_norm"))
+        st.info(t("explorer.sinks", heads=md(heads)) + t("explorer.sinks_norm") + more)
     # A toggle, not an expander: an expander's figures are built on every rerun even when closed
     # (three more figures cost about 30 ms a keystroke).
     state.ensure("sink_tables")

@@ -95,8 +95,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "方向不同的向量会部分抵消。）",
     },
     "explorer.sink_item": {
-        "en": "L{layer}H{head}→{token} ({weight} of its weight but {norm} of its output norm)",
-        "zh": "L{layer}H{head}→{token}（权重的 {weight}，但输出范数的 {norm}）",
+        "en": "L{layer}H{head}→{token} ({weight} of its weight, {norm} of its output norm)",
+        "zh": "L{layer}H{head}→{token}（权重的 {weight}，输出范数的 {norm}）",
     },
     "explorer.sinks_norm": {
         "en": " The second number is the share of α_ij‖f(x_j)‖ (value-weighted, Kobayashi et al. 2020), averaged "
