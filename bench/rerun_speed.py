@@ -27,7 +27,8 @@ WORDS = "the cats that the dog sees are happy . alice met bob at the park . then
 # page -> (query parameters, [(label, widget kind, key, values to cycle through)])
 PAGES = {
     "explorer": [({"view": v}, []) for v in ("heatmap", "grid", "lines")]
-    + [({"model": "minilm", "view": v}, []) for v in ("heatmap", "grid")],
+    + [({"model": "minilm", "view": v}, []) for v in ("heatmap", "grid")]
+    + [({"view": v, "weighting": "norm"}, []) for v in ("heatmap", "grid", "lines")],  # value-weighted
     "masks": [({}, [])],
     "rank": [({}, [("head", "segmented_control", "head", [1, 2, 3, 0]),
                    ("float32", "segmented_control", "dtype", ["float32", "float64"]),
@@ -119,7 +120,7 @@ def main() -> None:
         trained_lab_entry()
     for page in args.pages.split(","):
         for query, controls in PAGES[page]:
-            label = " ".join(v for k, v in query.items() if k in ("model", "view")) or "prompt"
+            label = " ".join(v for k, v in query.items() if k in ("model", "view", "weighting")) or "prompt"
             for n in () if page in ("scaling", "lab-snap") else (16,) if page == "translate" else (16, 64, 256):
                 at = open_page(page, query, prompt_of(n, "x"))
 

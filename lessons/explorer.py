@@ -1,16 +1,17 @@
 """Attention Explorer: the prompt's attention per layer and head, as a heatmap, a grid, or lines."""
 
+import dataclasses
+
 import numpy as np
 import streamlit as st
 
 import viz
-from models.analysis import attention_rollout, attention_sinks, sink_shares
+from lessons.explorer_sinks import sinks
+from models.analysis import attention_rollout, value_weighted
 from ui import charts, controls, shell, state
-from ui.i18n import md, names, t, viz_labels
+from ui.i18n import names, t, viz_labels
 from ui.loaders import greedy_target, trace
-from ui.params import AGGREGATES, VIEWS
-
-SINKS_LISTED = 8  # the strongest sinks named in the notice; the tables below show every head
+from ui.params import AGGREGATES, VIEWS, WEIGHTINGS
 
 settings = state.current()
 model = shell.model_or_stop(settings)
@@ -36,10 +37,10 @@ shell.token_chips(tr.tokens, t("explorer.tokens_wordpiece" if wordpiece else "ex
 # narrow for every token's label), and the examples collapsed in the prompt box: the heatmap starts
 # near the top of a laptop screen (1366x768). Presentation mode and phones stack the columns.
 kind = controls.attention_kind(tr)
-for name in ("view", "agg", "autoscale"):
+for name in ("view", "agg", "autoscale", "weighting"):
     state.ensure(name)
 q_tokens, k_tokens = controls.axis_tokens(tr, kind)
-att = tr.attention[kind]  # [L, H, Tq, Tk]
+raw, value_norms = tr.attention[kind], tr.value_norms[kind]  # [L, H, Tq, Tk], [L, H, Tk]
 c1, c2 = st.columns(2)
 with c1:
     st.segmented_control(t("ctl.view"), VIEWS, format_func=names("explorer.view"), key="view", required=True)
@@ -48,9 +49,29 @@ with c2:
     layer, head = controls.layer_head(model.config, with_head=view != "lines")
 c3, c4 = st.columns(2)
 with c4:
+    st.segmented_control(
+        t("explorer.weighting"), WEIGHTINGS, format_func=names("explorer.weighting"), key="weighting",
+        required=True, help=t("explorer.weighting_help"),
+    )  # fmt: skip
     st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
 zmax = None if st.session_state["autoscale"] else 1.0
-shell.track("view", "autoscale")
+shell.track("view", "autoscale", "weighting")
+norm = st.session_state["weighting"] == "norm"
+
+
+def rows(layer=slice(None), head=slice(None)) -> np.ndarray:
+    """The weights α_ij, or value-weighted: α_ij‖f(x_j)‖ ÷ its row's sum (explorer.norm_caption), of the slice drawn."""
+    if not norm:
+        return raw[layer, head]
+    return value_weighted(raw[layer, head], value_norms[layer, head]).astype(np.float32)
+
+
+def titled(title: str) -> str:
+    return t("explorer.norm_suffix", title=title) if norm else title
+
+
+if norm:  # the colour bar and hover name what the cells are
+    labels = dataclasses.replace(labels, weight=t("explorer.norm_label"))
 with c3:
     if view == "lines":
         everything = t("ctl.focus_all")
@@ -69,69 +90,44 @@ with c3:
 figure_area = st.container()
 with figure_area:
     if view == "grid":
+        att = rows()
         fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.figure_scale, labels=labels)
         charts.plot(st, fig, key="grid")
         st.caption(t("explorer.grid_caption"))
-        title = t("explorer.head_title", layer=layer + 1, head=head + 1)  # the selected head, opened big
+        title = titled(t("explorer.head_title", layer=layer + 1, head=head + 1))  # the selected head, big
         big = viz.heatmap(
             att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels
         )
         shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
         shown, what = att, f"{kind} [layers, heads, queries, keys]"
     elif view == "lines":
-        fig = viz.head_view(att[layer], q_tokens, k_tokens, focus=focus, scale=settings.figure_scale, labels=labels)
+        att = rows(layer)
+        fig = viz.head_view(att, q_tokens, k_tokens, focus=focus, scale=settings.figure_scale, labels=labels)
         charts.plot(st, fig, key="lines")
         st.caption(t("explorer.lines_caption"))
-        shown, what = att[layer], f"{kind} layer {layer + 1} [heads, queries, keys]"
+        shown, what = att, f"{kind} layer {layer + 1} [heads, queries, keys]"
     else:
         agg = st.session_state["agg"]
         if agg == "mean":
-            shown, title = att[layer].mean(axis=0), t("explorer.mean_title", layer=layer + 1)
+            shown, title = rows(layer).mean(axis=0), t("explorer.mean_title", layer=layer + 1)
         elif agg == "rollout":
-            shown, title = attention_rollout(att), t("explorer.rollout_title")
+            shown, title = attention_rollout(rows()), t("explorer.rollout_title")
         else:
-            shown, title = att[layer, head], t("explorer.head_title", layer=layer + 1, head=head + 1)
+            shown, title = rows(layer, head), t("explorer.head_title", layer=layer + 1, head=head + 1)
+        title = titled(title)
         fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels)
         shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
         if agg == "rollout":
             st.caption(t("explorer.rollout_caption"))
         what = f"{kind} {title}"
 
+    if norm:
+        st.latex(r"\|\alpha_{ij} f(x_j)\| = \alpha_{ij}\,\|f(x_j)\|")  # two lines: one is too wide on a phone
+        st.latex(r"f(x) = (x W_V + b_V)\, W_O^{h}")
+        st.caption(t("explorer.norm_caption"))
+
 if kind != "decoder.cross":
-    sinks = attention_sinks(att, q_tokens)
-    if sinks:
-        top = sorted(sinks, key=lambda s: -s["weight"])[:SINKS_LISTED]
-        heads = ", ".join(f"L{s['layer'] + 1}H{s['head'] + 1}→{s['token']} ({s['weight']:.0%})" for s in top)
-        more = t("explorer.sinks_more", n=len(sinks) - len(top)) if len(sinks) > len(top) else ""
-        st.info(t("explorer.sinks", heads=md(heads)) + more)
-    # A toggle, not an expander: an expander's figures are built on every rerun even when closed
-    # (three more figures cost about 30 ms a keystroke).
-    state.ensure("sink_tables")
-    shell.track("sink_tables")
-    if st.toggle(t("explorer.sinks_title"), key="sink_tables"):
-        shares = sink_shares(att, q_tokens)
-        groups = ("start", "end", "punctuation")
-        tabs = st.tabs([t(f"explorer.sinks.{group}") for group in groups])  # one full-width table each
-        for col, group in zip(tabs, groups, strict=True):
-            charts.plot(
-                col,
-                viz.value_heatmap(
-                    shares[group],
-                    [str(i + 1) for i in range(att.shape[0])],
-                    [str(h + 1) for h in range(att.shape[1])],
-                    index_labels=False,
-                    title=t(f"explorer.sinks.{group}"),
-                    x_title=t("lbl.head"),
-                    y_title=t("lbl.layer"),
-                    hover_name=t("lbl.weight"),
-                    zmin=0,
-                    zmax=1,
-                    text_fmt=".0%",
-                    scale=settings.figure_scale,
-                ),
-                key=f"sinks_{group}",
-            )
-        st.caption(t("explorer.sinks_explain"))
+    sinks(raw, value_norms, q_tokens, settings.figure_scale)
 
 st.markdown(t("explorer.explain"))
 st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V")

@@ -14,6 +14,7 @@ from .attention_stats import (
     is_special,
     row_entropy,
     sink_shares,
+    value_weighted,
 )
 from .config import ModelConfig
 from .numerics import (
@@ -44,7 +45,7 @@ __all__ = [
     "cosine", "cosine_matrix", "default_tolerance", "dot_products", "effective_rank", "effective_rank_of",
     "is_special", "log_abs_det", "log_softmax", "mean_by_offset", "nested_dot_products", "numerical_rank",
     "parameter_counts", "qk_variance", "rank_report", "row_entropy", "singular_values", "sink_shares", "softmax",
-    "softmax_jacobian_norm",
+    "softmax_jacobian_norm", "value_weighted",
 ]  # fmt: skip
 
 

@@ -39,11 +39,30 @@ def attention_rollout(attention: np.ndarray, residual: float = 0.5) -> np.ndarra
 SINK_THRESHOLD = 0.5
 
 
-def attention_sinks(attention: np.ndarray, tokens: list[str], threshold: float = SINK_THRESHOLD) -> list[dict]:
+def value_weighted(attention: np.ndarray, value_norms: np.ndarray) -> np.ndarray:
+    """Each row of α_ij‖f(x_j)‖ (Kobayashi et al. 2020) divided by its sum: the share of the head's output
+    norm each key contributes, so it compares with the weights (rows sum to 1; an all-zero row stays 0).
+
+    attention [..., Tq, Tk], value_norms [..., Tk] -> [..., Tq, Tk]."""
+    w = np.asarray(attention, dtype=np.float64) * np.asarray(value_norms, dtype=np.float64)[..., None, :]
+    total = w.sum(-1, keepdims=True)
+    return np.divide(w, total, out=np.zeros_like(w), where=total > 0)
+
+
+def _query_rows(a: np.ndarray) -> np.ndarray:
+    """Query rows from position 1 on: row 0 of a causal model has only itself to attend to."""
+    return a[:, :, 1:, :] if a.shape[-2] > 1 else a
+
+
+def attention_sinks(
+    attention: np.ndarray, tokens: list[str], threshold: float = SINK_THRESHOLD, value_norms: np.ndarray | None = None
+) -> list[dict]:
     """Heads whose queries (position 1 on) send on average >= threshold of their weight to one key
     that is the first token, a special token or punctuation: an attention sink (Xiao et al. 2023).
 
-    attention: [L, H, T, T] -> [{"layer", "head", "key", "token", "weight"}], 0-based indices."""
+    attention: [L, H, T, T] -> [{"layer", "head", "key", "token", "weight"}], 0-based indices. With
+    value_norms [L, H, T] each sink also gets "norm_share": the mean over the same query rows of
+    α_i,key‖f(x_key)‖ ÷ Σ_j α_ij‖f(x_j)‖, the share of the head's output that comes from the sink."""
     a = np.asarray(attention, dtype=np.float64)
     if a.shape[-2] < 2:
         return []
@@ -55,6 +74,9 @@ def attention_sinks(attention: np.ndarray, tokens: list[str], threshold: float =
         tok = tokens[key].replace("␣", "").strip()
         if weight >= threshold and (key == 0 or is_special(tok) or _is_punct(tok)):
             sinks.append({"layer": layer, "head": head, "key": key, "token": tokens[key], "weight": weight})
+            if value_norms is not None:  # only the sink heads' rows: the rerun path stays cheap at 256 tokens
+                rows = _query_rows(value_weighted(a[layer, head][None, None], value_norms[layer, head][None, None]))
+                sinks[-1]["norm_share"] = float(rows[0, 0, :, key].mean())
     return sinks
 
 
@@ -72,14 +94,18 @@ def _is_punct(tok: str) -> bool:
 SINK_GROUPS = {"start": ("[CLS]", "[BOS]"), "end": ("[SEP]", "[EOS]")}
 
 
-def sink_shares(attention: np.ndarray, tokens: list[str]) -> dict[str, np.ndarray]:
+def sink_shares(
+    attention: np.ndarray, tokens: list[str], value_norms: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """[L, H] mean share of each head's attention (query rows 1..) that lands on the opening
     special token ([CLS] / [BOS]), the closing one ([SEP] / [EOS]) and on punctuation. Clark et al.
     (2019, "What does BERT look at?") found BERT heads parking attention on [SEP] and punctuation
-    when they have nothing to do."""
+    when they have nothing to do. With value_norms [L, H, T], the same shares of α_ij‖f(x_j)‖
+    (value_weighted): how much of the head's output those tokens make, not just of its weight."""
     a = np.asarray(attention, dtype=np.float64)  # [L, H, T, T]
-    rows = a[:, :, 1:, :] if a.shape[-2] > 1 else a  # from position 1 on, as attention_sinks: row 0 of a
-    per_key = rows.mean(axis=2)  # causal model has only itself to attend to. [L, H, T]
+    if value_norms is not None:
+        a = value_weighted(a, value_norms)
+    per_key = _query_rows(a).mean(axis=2)  # from position 1 on, as attention_sinks. [L, H, T]
     where = {name: np.array([tok in group for tok in tokens]) for name, group in SINK_GROUPS.items()}
     where["punctuation"] = np.array([_is_punct(tok.replace("␣", "").strip()) and not is_special(tok) for tok in tokens])
     return {name: per_key[..., mask].sum(-1) for name, mask in where.items()}

@@ -7,91 +7,20 @@ Where models come from (shipped files, pretrained folders) is models/loading.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 
 from .attention import bidirectional, causal, make_mask, sliding
 from .config import ModelConfig
+
+# the lazy parts moved to lazy.py; still importable from here (tests monkeypatch live.LAZY_VOCAB)
+from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LazyLogits, LazyScores, _np
 from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
 from .transformer import Transformer
-
-# A published model's trace keeps what pages draw and computes the rest on access, so a 256-token trace of
-# a 0.5B model is ~110 MB instead of ~355 MB (bench/pretrained_speed.py): logits over a vocabulary larger
-# than this are rows computed from the final hidden states when read (and never for unread positions),
-LAZY_VOCAB = 8192
-# and pre-softmax scores larger than this are recomputed by running the model again when first read.
-LAZY_SCORES_BYTES = 32 * 2**20
-
-
-class LazyLogits:
-    """Logits [T, V] as the final (normed) hidden states and the model's head: tr.logits[p] computes row p
-    exactly as the full matrix would have it; np.asarray(tr.logits) builds all of it. Pickles as a plain array."""
-
-    def __init__(self, final: torch.Tensor, head):
-        self._final, self._head = final, head  # (T, d)
-        self.shape = (final.shape[0], head.out_features if hasattr(head, "out_features") else 0)
-
-    def __len__(self) -> int:
-        return self.shape[0]
-
-    @torch.inference_mode()
-    def __getitem__(self, idx):
-        if isinstance(idx, tuple):
-            return self[idx[0]][(slice(None), *idx[1:]) if not isinstance(idx[0], int) else idx[1:]]
-        return _np(self._head(self._final[idx]))
-
-    def __array__(self, dtype=None, copy=None):
-        out = self[:]
-        return out if dtype is None else out.astype(dtype)
-
-    def argmax(self, axis=-1):
-        return np.asarray(self).argmax(axis)
-
-    def __reduce__(self):
-        return (np.array, (np.asarray(self),))
-
-
-class LazyScores(dict):
-    """Trace.scores that runs the model again (the same ids and settings) the first time a key is read."""
-
-    def __init__(self, keys, compute):
-        super().__init__()
-        self._keys, self._compute = tuple(keys), compute
-
-    def _fill(self) -> None:
-        if not dict.__len__(self):
-            self.update(self._compute())
-
-    def __getitem__(self, key):
-        self._fill()
-        return dict.__getitem__(self, key)
-
-    def __iter__(self):
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __contains__(self, key) -> bool:
-        return key in self._keys
-
-    def keys(self):
-        return list(self._keys)
-
-    def items(self):
-        self._fill()
-        return dict.items(self)
-
-    def values(self):
-        self._fill()
-        return dict.values(self)
-
-    def __reduce__(self):
-        self._fill()
-        return (dict, (dict(dict.items(self)),))
+from .value_norms import ValueWeighted, head_value_norms
 
 
 @dataclass(frozen=True)
@@ -111,6 +40,13 @@ class Trace:
     mask: str  # the mask kind of the main self-attention: causal | bidirectional | prefix
     prefix_len: int | None
     attn_scale: float  # the factor on q·k actually used
+    value_norms: dict[str, np.ndarray] = field(default_factory=dict)  # same keys: ‖f_h(x_j)‖ [L, H, Tk]
+
+    @property
+    def norms(self) -> ValueWeighted:
+        """Value-weighted attention α_ij‖f_h(x_j)‖ (Kobayashi et al. 2020), same keys and shapes as
+        `attention`, computed when read (models/value_norms.py)."""
+        return ValueWeighted(self.attention, self.value_norms)
 
 
 @dataclass(frozen=True)
@@ -125,10 +61,6 @@ class Step:
     logits: np.ndarray  # [V] raw logits
     attention: dict[str, np.ndarray]
     ids: list[int]  # the decoder-side ids after this step
-
-
-def _np(t: torch.Tensor) -> np.ndarray:
-    return t.detach().to(torch.float32).numpy()
 
 
 class LiveModel:
@@ -264,21 +196,28 @@ class LiveModel:
         main_mask = make_mask(kind, len(ids), prefix_len, window or cfg.sliding_window or len(ids))  # (T, T)
         if pad:
             main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
-        att, sco, hid, used = {}, {}, {}, {}
+        att, sco, hid, used, vnorm = {}, {}, {}, {}, {}
 
-        def keep(key, records, field):
-            att[key] = _np(torch.stack([r[f"{field}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
+        def keep(key, records, part, blocks, memory=None):
+            att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
             if scores:
-                sco[key] = _np(torch.stack([r[f"{field}_scores"][0] for r in records]))
+                sco[key] = _np(torch.stack([r[f"{part}_scores"][0] for r in records]))
+            # ‖f_h(x_j)‖ from the values the attention used: self = the cached (k, v); cross = W_V of the memory
+            per_layer = []
+            for r, block in zip(records, blocks, strict=True):
+                attn = block.self_attn if part == "self" else block.cross_attn
+                v = r["present"][1][0] if part == "self" else attn._split(attn.v(memory), attn.n_kv_heads)[0]
+                per_layer.append(head_value_norms(attn, v))
+            vnorm[key] = _np(torch.stack(per_layer))  # [L, H, Tk]
 
         if cfg.arch == "decoder":
             x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
-            keep("decoder.self", recs, "self")
+            keep("decoder.self", recs, "self", net.decoder)
             hid["decoder"], used["decoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
             final = net.dec_norm(x)
         else:
             x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale)
-            keep("encoder.self", recs, "self")
+            keep("encoder.self", recs, "self", net.encoder)
             hid["encoder"], used["encoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
             memory = net.enc_norm(x)
             final = memory
@@ -288,8 +227,8 @@ class LiveModel:
                 tmask = causal(len(tgt_ids))
                 cmask = bidirectional(len(tgt_ids), len(ids)) & (torch.arange(len(ids)) < len(ids) - pad)
                 y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask)
-                keep("decoder.self", drecs, "self")
-                keep("decoder.cross", drecs, "cross")
+                keep("decoder.self", drecs, "self", net.decoder)
+                keep("decoder.cross", drecs, "cross", net.decoder, memory)
                 hid["decoder"] = _np(torch.stack([h[0] for h in dstream]))
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
                 final = net.dec_norm(y)
@@ -320,6 +259,7 @@ class LiveModel:
             mask=kind,
             prefix_len=prefix_len if kind == "prefix" else None,
             attn_scale=scale,
+            value_norms=vnorm,
         )
 
     # ------------------------------------------------------------- generation with a KV cache

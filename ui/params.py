@@ -22,6 +22,7 @@ DEFAULT_PROMPT = "the cats that the dog sees are happy ."
 ATTENTION_KINDS = ("encoder.self", "decoder.self", "decoder.cross")
 VIEWS = ("heatmap", "grid", "lines")
 AGGREGATES = ("head", "mean", "rollout")
+WEIGHTINGS = ("raw", "norm")  # attention weights, or value-weighted α‖f(x)‖ (Kobayashi et al. 2020)
 MAX_LAYERS_OR_HEADS = 64
 MAX_PAD = 8
 # rank lesson
@@ -197,6 +198,7 @@ PARAMS: dict[str, Param] = {
     "agg": Param("head", choice(*AGGREGATES)),
     "autoscale": Param(False, **BOOL),
     "sink_tables": Param(False, **BOOL),
+    "weighting": Param("raw", choice(*WEIGHTINGS)),
     "target": Param("", text),
     "prefix": Param(3, int_in(1, 256)),
     "pad": Param(2, int_in(1, MAX_PAD)),

@@ -130,3 +130,66 @@ def test_json_download_names_the_shown_matrix_with_or_without_the_sink_tables(si
     payload = json.loads(_downloads(at, monkeypatch)["attention.json"])
     assert payload["what"] == "decoder.self Layer 2, head 3"
     assert payload["shape"] == [len(payload["query_tokens"]), len(payload["key_tokens"])]
+
+
+def test_value_weighted_switch_on_heatmap_grid_and_lines():
+    """weighting=norm draws α_ij‖f(x_j)‖ ÷ its row's sum (Kobayashi et al. 2020): rows sum to 1, the colour
+    bar says what the cells are."""
+    from models.analysis import value_weighted
+
+    tr = models.load("encoder").run(PROMPT)
+    expected = value_weighted(tr.attention["encoder.self"], tr.value_norms["encoder.self"])
+    at = open_app("explorer", prompt=PROMPT, model="encoder", weighting="norm", layer="1", head="3")
+    (hm,) = heatmaps(at)
+    z = array(hm["z"])
+    np.testing.assert_allclose(z, expected[0, 2], atol=1e-6)
+    np.testing.assert_allclose(z.sum(-1), 1.0, atol=1e-5)
+    assert not np.allclose(z, tr.attention["encoder.self"][0, 2], atol=1e-3)
+    assert hm["colorbar"]["title"]["text"] == "share of α‖f(x)‖"
+    assert "value-weighted" in figures(at)[0]["layout"]["title"]["text"]
+    assert any("Kobayashi" in c.value for c in at.caption)
+    at.segmented_control(key="view").set_value("grid").run()
+    grid, big = figures(at)
+    np.testing.assert_allclose(array(grid["data"][1 * 4 + 1]["z"]), expected[1, 1], atol=1e-6)
+    np.testing.assert_allclose(array(big["data"][0]["z"]), expected[0, 2], atol=1e-6)
+    at.segmented_control(key="view").set_value("lines").run()
+    assert figures(at)  # drawn from the value-weighted rows, no error
+    assert "norm" in at.query_params["weighting"]  # a copied link keeps the switch
+
+
+def test_weights_setting_leaves_every_figure_as_it_was():
+    default = open_app("explorer", prompt=PROMPT, model="encoder", sink_tables="1")
+    raw = open_app("explorer", prompt=PROMPT, model="encoder", sink_tables="1", weighting="raw")
+    assert figures(raw) == figures(default)
+    assert "weighting" not in default.query_params
+
+
+def test_nonsense_weighting_falls_back_with_a_notice():
+    at = open_app(None, prompt=PROMPT, weighting="loudness")
+    assert at.warning and "ignored" in at.warning[0].value and "weighting" in at.warning[0].value
+    at.switch_page("lessons/explorer.py").run()
+    assert not at.exception
+    assert at.segmented_control(key="weighting").value == "raw"
+    assert heatmaps(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sinks_notice_gives_the_weight_and_the_norm_share(lang):
+    from models.analysis import attention_sinks, sink_shares
+
+    tr = models.load("minilm").run(PROMPT)
+    top = max(
+        attention_sinks(tr.attention["encoder.self"], tr.tokens, value_norms=tr.value_norms["encoder.self"]),
+        key=lambda s: s["weight"],
+    )
+    at = open_app("explorer", prompt=PROMPT, model="minilm", lang=lang, sink_tables="1")
+    (notice,) = [i.value for i in at.info if "L" in i.value and "→" in i.value]
+    assert f"L{top['layer'] + 1}H{top['head'] + 1}" in notice
+    assert f"{top['weight']:.0%}" in notice and f"{top['norm_share']:.0%}" in notice
+    assert top["norm_share"] < top["weight"] / 2  # MiniLM's [CLS]/[SEP] sinks carry little
+    figs = figures(at)
+    assert len(figs) == 1 + 3 * 2  # the heatmap, then per tab two tables: the weight and the norm share
+    shares = sink_shares(tr.attention["encoder.self"], tr.tokens)
+    norm_shares = sink_shares(tr.attention["encoder.self"], tr.tokens, value_norms=tr.value_norms["encoder.self"])
+    np.testing.assert_allclose(array(figs[1]["data"][0]["z"]), shares["start"], atol=1e-6)
+    np.testing.assert_allclose(array(figs[2]["data"][0]["z"]), norm_shares["start"], atol=1e-6)

@@ -134,3 +134,21 @@ def test_the_viewers_language_and_settings_survive_the_steps():
     assert at.session_state["lang"] == "zh" and at.session_state["tables"] and at.session_state["present"]
     assert at.session_state["model"] == "encoder" and at.title[0].value == "注意力浏览器"
     assert at.table  # the tables switch is still on
+
+
+def test_the_sinks_guide_opens_every_step_with_both_shares():
+    """09-attention-sinks: each step's page draws, on the model and view it names; the sinks notice gives the
+    weight share and the value-weighted share its text asks the class to compare."""
+    guide = guides.load_all([guides.SHIPPED_DIR], PAGES)[0]["09-attention-sinks"]
+    assert len(guide.steps) == 5
+    at = open_app("guides")
+    at.button(key=f"start_{guide.id}").click().run()
+    for index, step in enumerate(guide.steps):
+        assert not at.exception
+        assert f"step {index + 1} of 5" in bar_caption(at)
+        assert at.session_state["weighting"] == step.params["weighting"]
+        assert at.session_state["model"] == step.params["model"]
+        assert at.get("plotly_chart")
+        assert any("of its output norm" in i.value for i in at.info)
+        if index + 1 < len(guide.steps):
+            at.button(key="guide_next").click().run()

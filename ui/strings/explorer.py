@@ -65,6 +65,45 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "explorer.download.json": {"en": "Download shown attention (JSON)", "zh": "下载所示注意力（JSON）"},
     "explorer.download.csv": {"en": "Download shown attention (CSV)", "zh": "下载所示注意力（CSV）"},
+    "explorer.weighting": {"en": "Colour shows", "zh": "颜色表示"},
+    "explorer.weighting.raw": {"en": "weights", "zh": "注意力权重"},
+    "explorer.weighting.norm": {"en": "value-weighted", "zh": "值加权"},
+    "explorer.weighting_help": {
+        "en": "Weights: α_ij, what softmax gives. Value-weighted: α_ij·‖f(x_j)‖, how much each key actually adds "
+        "to the output (Kobayashi et al. 2020), as a share of its row.",
+        "zh": "注意力权重：softmax 给出的 α_ij。值加权：α_ij·‖f(x_j)‖，即每个键实际给输出贡献多少"
+        "（Kobayashi 等，2020），按所在行的份额显示。",
+    },
+    "explorer.norm_label": {"en": "share of α‖f(x)‖", "zh": "α‖f(x)‖ 份额"},
+    "explorer.norm_suffix": {"en": "{title} · value-weighted", "zh": "{title} · 值加权"},
+    "explorer.norm_caption": {
+        "en": 'Value-weighted attention (Kobayashi et al. 2020, "Attention is not only a weight"). Head h adds '
+        "Σ_j α_ij f(x_j) to query i, with f(x) = (x W_V + b_V) W_O^h (W_O^h: the head's slice of the output "
+        "projection; x_j: the attention's input, after the norm in pre-norm models; under GQA the W_V of the "
+        "head's key/value group). Since ‖α_ij f(x_j)‖ = α_ij‖f(x_j)‖, each cell is α_ij‖f(x_j)‖ divided by its "
+        "row's sum Σ_j α_ij‖f(x_j)‖: the share of that sum coming from key j. Rows sum to 1, as the weights "
+        "do, so both views use one colour scale; a key with a large weight but a short f(x_j), often [CLS], "
+        "[SEP], BOS or a full stop, fades. The mean over heads, the rollout and the lines use these rows in "
+        "place of the weights. (The sum of the lengths is not the length of the sum: vectors pointing different "
+        "ways partly cancel.)",
+        "zh": "值加权注意力（Kobayashi 等，2020，“Attention is not only a weight”）。第 h 个头给查询 i 加上 "
+        "Σ_j α_ij f(x_j)，其中 f(x) = (x W_V + b_V) W_O^h（W_O^h：输出投影中属于该头的部分；x_j：注意力层的输入，"
+        "前置归一化模型中是归一化之后的；GQA 下用该头所在键/值组的 W_V）。由于 ‖α_ij f(x_j)‖ = α_ij‖f(x_j)‖，"
+        "每个格子是 α_ij‖f(x_j)‖ 除以该行之和 Σ_j α_ij‖f(x_j)‖：这个和中来自键 j 的份额。每行之和为 1，"
+        "与注意力权重相同，所以两种视图共用一个色阶；权重大但 f(x_j) 很短的键（常见的有 [CLS]、[SEP]、BOS "
+        "或句号）会变淡。各头平均、注意力展开和连线图也改用这些行代替权重。（长度之和不等于和的长度："
+        "方向不同的向量会部分抵消。）",
+    },
+    "explorer.sink_item": {
+        "en": "L{layer}H{head}→{token} ({weight} of its weight, {norm} of its output norm)",
+        "zh": "L{layer}H{head}→{token}（权重的 {weight}，输出范数的 {norm}）",
+    },
+    "explorer.sinks_norm": {
+        "en": " The second number is the share of α_ij‖f(x_j)‖ (value-weighted, Kobayashi et al. 2020), averaged "
+        "over the same queries: a sink whose value vectors are short adds almost nothing to the output.",
+        "zh": "第二个数是 α_ij‖f(x_j)‖（值加权，Kobayashi 等，2020）中的份额，对相同的查询取平均："
+        "值向量很短的汇聚点几乎不给输出增加任何东西。",
+    },
     "explorer.sinks_title": {"en": "Where each head parks its attention", "zh": "每个头把注意力“停放”在哪里"},
     "explorer.sinks.start": {"en": "On [CLS] / [BOS]", "zh": "在 [CLS] / [BOS] 上"},
     "explorer.sinks.end": {"en": "On [SEP] / [EOS]", "zh": "在 [SEP] / [EOS] 上"},
@@ -73,9 +112,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Mean share of each head's attention (query rows from position 1 on, as in the notice above) on the opening special token ([CLS] or "
         "[BOS]), the closing one ([SEP] or [EOS]) and on punctuation, per layer (rows) and head (columns). A head with nothing useful to do often parks its weight on such tokens: "
         'softmax must put its weight somewhere (Clark et al. 2019, "What does BERT look at?"; Xiao et al. 2023 '
-        "call such tokens attention sinks).",
+        "call such tokens attention sinks). In each tab the first table is the share of the weight, the second the share of α_ij‖f(x_j)‖ ÷ Σ_j α_ij‖f(x_j)‖, what the head adds to its output (Kobayashi et al. 2020).",
         "zh": "每个头的注意力（对从位置 1 起的查询行取平均，与上面的提示相同）落在开头的特殊词元（[CLS] 或 [BOS]）、结尾的特殊词元（[SEP] 或 [EOS]）和标点上的份额，按层（行）和头（列）排列。"
         "无事可做的头常把权重停放在这些词元上：softmax 总得把权重放在某处（Clark 等 2019，“What does BERT look at?”；"
-        "Xiao 等 2023 称之为注意力汇聚点）。",
+        "Xiao 等 2023 称之为注意力汇聚点）。每个标签页中第一张表是权重份额，第二张是 α_ij‖f(x_j)‖ ÷ Σ_j α_ij‖f(x_j)‖ 的份额，"
+        "即该头给输出增加的部分（Kobayashi 等，2020）。",
     },
 }

@@ -1,0 +1,85 @@
+"""Parts of a Trace computed when read, so a published model's trace stays small (models/live.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+# A published model's trace keeps what pages draw and computes the rest on access, so a 256-token trace of
+# a 0.5B model is ~110 MB instead of ~355 MB (bench/pretrained_speed.py): logits over a vocabulary larger
+# than this are rows computed from the final hidden states when read (and never for unread positions),
+LAZY_VOCAB = 8192
+# and pre-softmax scores larger than this are recomputed by running the model again when first read.
+LAZY_SCORES_BYTES = 32 * 2**20
+
+
+class LazyLogits:
+    """Logits [T, V] as the final (normed) hidden states and the model's head: tr.logits[p] computes row p
+    exactly as the full matrix would have it; np.asarray(tr.logits) builds all of it. Pickles as a plain array."""
+
+    def __init__(self, final: torch.Tensor, head):
+        self._final, self._head = final, head  # (T, d)
+        self.shape = (final.shape[0], head.out_features if hasattr(head, "out_features") else 0)
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    @torch.inference_mode()
+    def __getitem__(self, idx):
+        if isinstance(idx, tuple):
+            return self[idx[0]][(slice(None), *idx[1:]) if not isinstance(idx[0], int) else idx[1:]]
+        return _np(self._head(self._final[idx]))
+
+    def __array__(self, dtype=None, copy=None):
+        out = self[:]
+        return out if dtype is None else out.astype(dtype)
+
+    def argmax(self, axis=-1):
+        return np.asarray(self).argmax(axis)
+
+    def __reduce__(self):
+        return (np.array, (np.asarray(self),))
+
+
+class LazyScores(dict):
+    """Trace.scores that runs the model again (the same ids and settings) the first time a key is read."""
+
+    def __init__(self, keys, compute):
+        super().__init__()
+        self._keys, self._compute = tuple(keys), compute
+
+    def _fill(self) -> None:
+        if not dict.__len__(self):
+            self.update(self._compute())
+
+    def __getitem__(self, key):
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+    def keys(self):
+        return list(self._keys)
+
+    def items(self):
+        self._fill()
+        return dict.items(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
+
+    def __reduce__(self):
+        self._fill()
+        return (dict, (dict(dict.items(self)),))
+
+
+def _np(t: torch.Tensor) -> np.ndarray:
+    return t.detach().to(torch.float32).numpy()
