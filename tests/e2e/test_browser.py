@@ -201,7 +201,8 @@ def test_a_guided_lesson_in_chinese_steps_through_pages(page: Page) -> None:
 
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 # Names that stay Latin in Chinese text too (model families, the function, the symbol).
-PROPER_NOUNS = {"BERT", "GPT", "MiniLM", "Softmax", "d_k"}
+# "Logit lens" is the technique's name (nostalgebraist 2020), kept in Chinese texts as in the English ones.
+PROPER_NOUNS = {"BERT", "GPT", "MiniLM", "Softmax", "d_k", "Logit", "lens"}
 LANGUAGE_LABEL = "Language / 语言"  # bilingual on purpose: the way back, whatever language is shown
 
 
@@ -212,6 +213,7 @@ def test_chinese_sidebar_shows_no_english(page: Page) -> None:
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_test_id("stSidebarNav")).to_contain_text("模型规模与缩放定律")  # the last page
     expect(sidebar.get_by_role("combobox", name="模型")).to_be_visible()
+    expect(sidebar).to_contain_text("演示模式")  # the sidebar's last control: the whole sidebar is drawn
     lines = sidebar.evaluate(
         """el => {
             const icons = new Set([...el.querySelectorAll('[data-testid=stIconMaterial]')].map(e => e.textContent));
