@@ -83,13 +83,18 @@ def repeated_sequences(model: LiveModel, n_seqs: int, span: int, seed: int) -> t
 BATCH = 8  # sequences per forward pass: a batch of a 0.5B model's attention stays below ~50 MB
 
 
+def batch_mask(model: LiveModel, n: int) -> torch.Tensor:
+    """The [n, n] mask LiveModel.run gives the main self-attention: causal (or sliding) in a decoder, else none."""
+    cfg = model.config
+    return make_mask(cfg.default_mask, n, window=cfg.sliding_window or n) if cfg.arch == "decoder" else bidirectional(n)
+
+
 @torch.inference_mode()
 def batch_attention(model: LiveModel, seqs: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """([B, L, H, T, T] self-attention weights, the [T, T] mask used) of equal-length id sequences, run in
     batches through the model's main self-attention stack (the same blocks LiveModel.run uses)."""
     cfg, net = model.config, model.net
-    n = len(seqs[0])
-    mask = make_mask(cfg.default_mask, n, window=cfg.sliding_window or n) if cfg.arch == "decoder" else bidirectional(n)
+    mask = batch_mask(model, len(seqs[0]))
     blocks = net.decoder if cfg.arch == "decoder" else net.encoder
     out = []
     for i in range(0, len(seqs), BATCH):
