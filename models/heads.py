@@ -49,9 +49,12 @@ SMALL_INPUTS = (20, 20)
 LARGE_INPUTS = (4, 16)
 
 
-def _inputs(model: LiveModel) -> tuple[int, int]:
+def probe_size(model: LiveModel) -> tuple[int, int]:
+    """(sequences, tokens per copy) head_scores reads by default for this model."""
     n_params = sum(p.numel() for p in model.net.parameters())
-    return SMALL_INPUTS if n_params <= SMALL_PARAMS else LARGE_INPUTS
+    n, span = SMALL_INPUTS if n_params <= SMALL_PARAMS else LARGE_INPUTS
+    before, after = model.template
+    return n, max(2, min(span, (model.config.max_len - len(before) - len(after)) // 2))
 
 
 def head_scores(
@@ -66,7 +69,7 @@ def head_scores(
     first_token     mean weight of rows i >= 1 on position 0
     diffuse         mean row entropy / log(visible keys), over rows that see at least two keys
     """
-    auto_n, auto_span = _inputs(model)
+    auto_n, auto_span = probe_size(model)
     seqs, start = probes.repeated_sequences(model, n_seqs or auto_n, span or auto_span, seed)
     before, after = model.template
     span = (len(seqs[0]) - len(before) - len(after)) // 2

@@ -18,7 +18,7 @@ import streamlit as st
 import torch
 
 import models
-from models import analysis, data, experiments, mlm, pretrained, probes, variants
+from models import analysis, data, experiments, heads, mlm, pretrained, probes, qk_map, variants
 from models.experiments import self_key
 
 from .params import MAX_NEW, local_models
@@ -326,3 +326,26 @@ def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
         "shuffle": float(experiments.shuffle_test(model, tr.ids, order, model.config.default_mask).max()),
         "shuffled": order != list(range(len(order))),
     }
+
+
+# ----------------------------------------------------------------- what each head does
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+@_remembered
+def head_roles(name: str, weights: str = "trained") -> dict[str, np.ndarray]:
+    """models.head_scores of a model: its own seeded inputs, so one entry per model (MiniLM ~1 s, once)."""
+    return heads.head_scores(get_model(name, weights))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def qk_probe_batch(name: str, weights: str = "trained") -> qk_map.ProbeBatch:
+    """The random sequences beside the prompt on the query/key map, and their residual stream: once per model."""
+    return qk_map.probe_batch(get_model(name, weights))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def qk_points(name: str, weights: str, text: str, layer: int, head: int) -> qk_map.QKMap:
+    """One head's query/key map over the prompt's (cached) trace and the model's probe batch."""
+    model = get_model(name, weights)
+    return qk_map.qk_map(model, trace(name, weights, text), layer, head, qk_probe_batch(name, weights))

@@ -80,4 +80,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "由公开的超参数算出 BERT、GPT-1/2、Llama-3.1-8B 和 Qwen2.5-7B 的参数量；GQA 在 KV 缓存上省下多少；"
         "ALBERT 的分解式嵌入；Kaplan 与 Chinchilla 的缩放定律。",
     },
+    "home.heads": {
+        "en": "A field guide to heads: every head scored as previous-token, induction, duplicate-token, first-token "
+        "or diffuse, with thresholds and sources; and one head's queries and keys as a map (AttentionViz).",
+        "zh": "注意力头图鉴：给每个头按前一个词元、归纳、重复词元、首词元、弥散打分，附阈值与出处；"
+        "再把一个头的查询和键画成分布图（AttentionViz）。",
+    },
 }
