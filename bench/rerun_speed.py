@@ -56,6 +56,11 @@ PAGES = {
                   ("architecture", "selectbox", "a_arch", ["encoder", "encoder-decoder", "decoder"])])],
     "scaling": [({}, [("model", "selectbox", "cat", ["BERT-base", "GPT-2 XL", "Qwen2.5-7B", "Llama-3.1-8B"]),
                       ("new budget", "select_slider", "budget", [round(19 + 0.13 * i, 2) for i in range(60)])])],
+    # heads: head_scores is cached per model (bench/head_scores_speed.py times it); a head's q/k map per prompt
+    "heads": [({}, [("head", "segmented_control", "head", [1, 2, 3, 0]),
+                    ("layer", "segmented_control", "layer", [1, 0]),
+                    ("qk colour", "segmented_control", "qk_color", ["kind", "position"])]),
+              ({"model": "encoder"}, [])],
 }  # fmt: skip
 
 

@@ -88,15 +88,18 @@ def balance(q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     same for every key of row q. (Scaling after translating would move the two centres apart again.)"""
     mq, mk = q.mean(0), k.mean(0)
     spread = k - mk
+    # |s/c + c·mq|² = |s|²/c² + 2 s·mq + c²|mq|²: the mean norm of the keys for any c from three precomputed terms
+    ss, sm, mm = (spread**2).sum(1), spread @ mq, float(mq @ mq)
+    q_norm = np.linalg.norm(q, axis=1).mean()
 
     def gap(log_c: float) -> float:
         c = np.exp(log_c)
-        return np.linalg.norm(c * q, axis=1).mean() - np.linalg.norm(spread / c + c * mq, axis=1).mean()
+        return c * q_norm - np.sqrt(np.maximum(ss / c**2 + 2 * sm + c**2 * mm, 0.0)).mean()
 
     lo, hi = -20.0, 20.0
     if gap(lo) >= 0 or gap(hi) <= 0:  # degenerate clouds (all queries or keys alike): no scaling
         lo = hi = 0.0
-    for _ in range(80):
+    for _ in range(50):  # the bracket shrinks 2^50-fold: log c to 4e-14
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if gap(mid) < 0 else (lo, mid)
     c = float(np.exp((lo + hi) / 2))
@@ -107,11 +110,12 @@ def balance(q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
 def pca2(points: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
     """[N, 2] coordinates on the two directions of largest variance, and each one's share of it."""
     centred = points - points.mean(0)
-    _, s, vt = np.linalg.svd(centred, full_matrices=False)
-    var = s**2
+    var, vecs = np.linalg.eigh(centred.T @ centred)  # [d, d]: far cheaper than the SVD of [N, d] for N >> d
+    var, vecs = np.clip(var[::-1], 0, None), vecs[:, ::-1]  # largest first
     total = var.sum() or 1.0
+    vt = vecs.T
     xy = centred @ vt[:2].T
-    if xy.shape[1] < 2:
+    if xy.shape[1] < 2:  # d_head = 1
         xy = np.pad(xy, ((0, 0), (0, 2 - xy.shape[1])))
     share = [float(v / total) for v in var[:2]] + [0.0] * (2 - len(var[:2]))
     return xy, (share[0], share[1])

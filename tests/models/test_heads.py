@@ -152,3 +152,12 @@ def test_probe_batch_is_the_models_own_stream(decoder):
     tr = decoder.run_ids(batch.ids[1])
     np.testing.assert_allclose(batch.hidden[:, 1], tr.hidden["decoder"], atol=1e-5)
     assert batch.tokens[1] == tr.tokens
+
+
+def test_pca2_is_the_svd_projection():
+    pts = np.random.default_rng(1).normal(size=(200, 6)) * [5, 3, 1, 1, 0.5, 0.1]
+    xy, share = qk_map.pca2(pts)
+    centred = pts - pts.mean(0)
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    np.testing.assert_allclose(np.abs(xy), np.abs(centred @ vt[:2].T), atol=1e-9)
+    np.testing.assert_allclose(share, (s[:2] ** 2) / (s**2).sum())
