@@ -47,22 +47,22 @@ st.caption(
 mine = ", ".join(f"{role_names[r]} {scores[r][layer, head]:.2f}" for r in ROLES)
 st.markdown(t("heads.this_head", scores=mine))
 
-st.markdown(f"**{t('heads.table_title')}**")
+scores_tab, thresholds_tab, roles_tab = st.tabs(
+    [t("heads.table_title"), t("heads.thresholds_title"), t("heads.roles_title")]
+)  # text and one table only: cheap to build even when not shown
 table = viz.role_table(
     roles, scores, role_names, none_name=none, head_word=t("heads.col.head"), role_word=t("heads.col.role")
 )
-st.dataframe(table, hide_index=True, height=min(36 * (len(table[t("heads.col.head")]) + 1), 400))
+scores_tab.dataframe(table, hide_index=True, height=min(36 * (len(table[t("heads.col.head")]) + 1), 400))
 
-st.markdown(f"**{t('heads.thresholds_title')}**")
-st.markdown(
+thresholds_tab.markdown(
     "\n".join(
         "- " + t("heads.threshold_line", role=role_names[r], value=f"{ROLE_THRESHOLDS[r]:.2f}",
                  reason=t(f"heads.reason.{r}"))
         for r in ROLES
     )
 )  # fmt: skip
-st.markdown(f"**{t('heads.roles_title')}**")
-st.markdown(t("heads.roles_explain"))
+roles_tab.markdown(t("heads.roles_explain"))
 
 # ---------------------------------------------------------------- the query/key map of the selected head
 st.subheader(t("heads.qk_title"))
@@ -90,7 +90,7 @@ st.caption(
     t(
         "heads.qk_caption",
         n=int(points.sequence.max()),
-        c=f"{points.c:.3g}",
+        c=f"{points.c:.2f}",
         share=f"{sum(points.explained):.0%}",
     )
 )

@@ -98,7 +98,7 @@ def role_grid(
         hovertemplate="%{customdata}<extra></extra>",
     )
     if n_heads <= CELL_TEXT_MAX_HEADS:
-        trace.update(text=text, texttemplate="%{text}", textfont=dict(size=max(9, round(size * 0.8))))
+        trace.update(text=text, texttemplate="%{text}", textfont=dict(size=size))
     fig = Spec(base_layout(scale)).add_trace(trace)
     for r in order:  # legend entries: the heatmap itself has none
         fig.add_trace(
@@ -173,7 +173,7 @@ def qk_scatter(
     """Queries (circles) and keys (diamonds) of one head in the plane of their two main directions.
 
     color_by "kind": queries blue, keys vermillion; "position": both by position (Viridis), so a head that
-    matches by position shows ordered traces. The prompt's points are large and joined in position order;
+    matches by position shows ordered traces. The prompt's points are large and outlined;
     the extra sequences' (sequence > 0) are small and faint. Hover: the token, its position, its sequence."""
     xy = np.asarray(xy, dtype=np.float64)
     n = len(xy)
@@ -215,8 +215,7 @@ def qk_scatter(
                     type="scatter",
                     x=xy[idx, 0],
                     y=xy[idx, 1],
-                    mode="lines+markers" if from_prompt else "markers",
-                    line=dict(color="rgba(80,80,80,0.35)", width=1) if from_prompt else None,
+                    mode="markers",
                     name=f"{escape(kind)} · {escape(where)}",
                     marker=marker,
                     customdata=[
@@ -233,7 +232,7 @@ def qk_scatter(
         title=dict(text=escape(title)) if title else None,
         height=round(520 * scale),
         legend=dict(orientation="h", yanchor="top", y=-0.14, x=0, font=dict(size=size)),
-        xaxis=dict(title=dict(text=pc[0]), zeroline=False),
-        yaxis=dict(title=dict(text=pc[1]), zeroline=False, scaleanchor="x", scaleratio=1),
+        xaxis=dict(title=dict(text=pc[0]), zeroline=False, constrain="domain"),
+        yaxis=dict(title=dict(text=pc[1]), zeroline=False, scaleanchor="x", scaleratio=1, constrain="domain"),
     )
     return fig

@@ -68,7 +68,7 @@ def test_qk_scatter_marks_queries_and_keys_and_escapes_tokens():
     names = [t["name"] for t in fig.data]
     assert names == ["query · random tokens", "key · random tokens", "query · prompt", "key · prompt"]
     prompt_keys = fig.data[3]
-    assert prompt_keys["marker"]["symbol"] == "diamond" and prompt_keys["mode"] == "lines+markers"
+    assert prompt_keys["marker"]["symbol"] == "diamond" and prompt_keys["mode"] == "markers"
     assert [c[0] for c in prompt_keys["customdata"]][:3] == ["a", "&lt;b&gt;", "c &amp; d"]
     assert sum(len(t["x"]) for t in fig.data) == 2 * N
     by_pos = qk_scatter(XY, IS_KEY, POSITION, SEQUENCE, TOKENS, color_by="position")

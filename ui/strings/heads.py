@@ -98,26 +98,26 @@ STRINGS: dict[str, dict[str, str]] = {
     "heads.prompt": {"en": "prompt", "zh": "输入"},
     "heads.random": {"en": "random tokens", "zh": "随机词元"},
     "heads.qk_caption": {
-        "en": "Every query (●) and key (◆) vector of this head: the prompt's (large, joined in position order) and "
+        "en": "Every query (●) and key (◆) vector of this head: the prompt's (large, outlined) and "
         "those of {n} sequences of random tokens repeated twice (small). Queries are scaled by c = {c} and keys by "
         "1/c, then the keys moved so their mean sits on the queries' mean: c·q · k/c = q·k, and moving every "
         "key by t adds the same c·q·t to every score of a row, so each softmax row is exactly the model's. "
         "PCA to two dimensions keeps {share} of the variance. Method: AttentionViz (Yeh et al. 2023).",
-        "zh": "这个头的每个查询（●）和键（◆）向量：输入文本的（大点，按位置顺序连线），以及 {n} 条重复两遍的随机词元序列的（小点）。"
+        "zh": "这个头的每个查询（●）和键（◆）向量：输入文本的（大点，带黑边），以及 {n} 条重复两遍的随机词元序列的（小点）。"
         "查询乘以 c = {c}，键乘以 1/c，再把键整体平移，使其均值落在查询的均值上：c·q · k/c = q·k，"
         "而把每个键平移 t 会给同一行的每个分数加上相同的 c·q·t，所以每一行 softmax 都和模型算出的完全一样。"
         "用 PCA 降到二维，保留了 {share} 的方差。方法：AttentionViz（Yeh 等 2023）。",
     },
     "heads.qk_look": {
         "en": "**What to look for.** A query attends most to the keys with the largest q·k, which in this "
-        "plane roughly means keys far out in the query's direction. Colour by position: a **previous-token** "
-        "head lays queries and keys out in two parallel traces ordered by position, each query beside the key one "
-        "position back. A **first-token** head puts one key ([BOS]/[CLS]) apart from the rest, where every query "
+        "plane roughly means keys far out in the query's direction. Colour by position: in a head that matches "
+        "by position, such as a **previous-token** head, the colour changes smoothly across the cloud (with RoPE "
+        "often around a ring), because q·k depends on where the tokens are. A **first-token** head puts one key ([BOS]/[CLS]) apart from the rest, where every query "
         "points. A **diffuse** head packs the keys into a tight ball: no key stands out. An **induction** head "
         "matches by content, so its clusters follow the tokens, not the positions (hover to read them). The "
         "plane keeps only two directions of d_head: nearness here is a hint, the heatmap is the proof.",
         "zh": "**看什么。** 一个查询最关注 q·k 最大的那些键，在这个平面上大致就是沿查询方向伸得最远的键。按位置着色："
-        "**前一个词元**头把查询和键排成两条按位置排序的平行轨迹，每个查询挨着前一个位置的键。**首词元**头让一个键"
+        "按位置匹配的头（例如**前一个词元**头）中，颜色在点云上平滑变化（使用 RoPE 时常常绕成一个环），因为 q·k 取决于词元所在的位置。**首词元**头让一个键"
         "（[BOS]/[CLS]）远离其他键，所有查询都指向它。**弥散**头把键挤成紧密的一团：没有哪个键突出。**归纳**头按内容匹配，"
         "所以它的簇跟着词元走，而不是跟着位置走（悬停可读出词元）。这个平面只保留了 d_head 维中的两个方向："
         "这里的远近只是线索，热图才是证据。",
