@@ -98,7 +98,9 @@ def role_grid(
         hovertemplate="%{customdata}<extra></extra>",
     )
     if n_heads <= CELL_TEXT_MAX_HEADS:
-        trace.update(text=text, texttemplate="%{text}", textfont=dict(size=size))
+        # a cell is as narrow as 1/12 of a phone: two-word names take two lines ("previous" / "token")
+        broken = [["<br>".join(name.rsplit(" ", 1)) for name in row] for row in text]
+        trace.update(text=broken, texttemplate="%{text}", textfont=dict(size=size))
     fig = Spec(base_layout(scale)).add_trace(trace)
     for r in order:  # legend entries: the heatmap itself has none
         fig.add_trace(
@@ -122,7 +124,7 @@ def role_grid(
             y1=layer + 1.5,
             line=dict(color="#111111", width=3),
         )
-    rows_px = min(max(28, 44 - n_layers), 44) * n_layers
+    rows_px = max(28, 52 - n_layers) * n_layers  # two lines of cell text fit up to ~12 layers
     fig.update_layout(
         title=dict(text=escape(title)) if title else None,
         height=round((170 + rows_px) * scale),

@@ -45,7 +45,7 @@ def test_role_grid_colours_and_names_every_head():
     fig = role_grid(ROLES, SCORES, NAMES, none_name="none")
     cells = fig.data[0]
     assert cells["z"].tolist() == [[1, 0, 4], [2, 5, 3]]  # 0 = no role, then ROLE_COLORS' order
-    assert cells["text"][0][0] == "previous token &lt;i&gt;" and cells["text"][0][1] == "none"
+    assert cells["text"][0][0] == "previous token<br>&lt;i&gt;" and cells["text"][0][1] == "none"
     assert (
         "induction token" not in cells["customdata"][1][0] and "induction &lt;i&gt;: 0.60" in cells["customdata"][1][0]
     )
