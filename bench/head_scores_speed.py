@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import torch  # noqa: E402
+import torch
 
-import models  # noqa: E402
-from models import heads, qk_map  # noqa: E402
+import models
+from models import heads, qk_map
 
 torch.set_num_threads(1)  # as the app (ui/loaders.py)
 
