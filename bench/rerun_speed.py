@@ -62,6 +62,11 @@ PAGES = {
     "lens": [({}, [("ko heads", "pills", "ko_heads", [[0, 1], [0, 1, 2, 3], [2], [0]]),
                    ("ko mode", "segmented_control", "ko_mode", ["uniform", "zero"]),
                    ("lens window", "slider", "lens_from", [10, 30, 48, 0])])],
+    # heads: head_scores is cached per model (bench/head_scores_speed.py times it); a head's q/k map per prompt
+    "heads": [({}, [("head", "segmented_control", "head", [1, 2, 3, 0]),
+                    ("layer", "segmented_control", "layer", [1, 0]),
+                    ("qk colour", "segmented_control", "qk_color", ["kind", "position"])]),
+              ({"model": "encoder"}, [])],
 }  # fmt: skip
 
 

@@ -6,8 +6,8 @@ import streamlit as st
 import viz
 from lessons.lens_knockout import knockout_section
 from ui import charts, shell, state
+from ui.head_loaders import logit_lens
 from ui.i18n import t, viz_labels
-from ui.loaders import logit_lens
 from viz import Series
 
 WINDOW = 16  # positions in the lens table at once: a cell must fit a short token

@@ -7,8 +7,9 @@ import streamlit as st
 import models
 import viz
 from ui import charts, shell, state
+from ui.head_loaders import copying, induction, knockout
 from ui.i18n import md, names, t
-from ui.loaders import copying, induction, knockout, with_status
+from ui.loaders import with_status
 from ui.state import Settings
 
 MODES = ("zero", "uniform")

@@ -34,3 +34,6 @@ __all__ = [
     "prefix",
     "sinusoidal_table",
 ]
+from .heads import ROLE_THRESHOLDS, head_scores, label_heads  # issue 17: the field guide to heads
+
+__all__ += ["ROLE_THRESHOLDS", "head_scores", "label_heads"]

@@ -18,7 +18,16 @@ import streamlit as st
 import torch
 
 import models
-from models import analysis, data, experiments, interventions, mlm, pretrained, probes, snapshots, variants
+from models import (
+    analysis,
+    data,
+    experiments,
+    mlm,
+    pretrained,
+    probes,
+    snapshots,
+    variants,
+)
 from models.experiments import self_key
 
 from .params import MAX_NEW, local_models
@@ -343,48 +352,3 @@ def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
         "shuffle": float(experiments.shuffle_test(model, tr.ids, order, model.config.default_mask).max()),
         "shuffled": order != list(range(len(order))),
     }
-
-
-# ----------------------------------------------------------------- logit lens and knock-out (lessons/lens.py)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def logit_lens(name: str, weights: str, text: str) -> dict:
-    """The logit lens of a decoder on text: top token and probabilities per layer and position, as strings."""
-    model = get_model(name, weights)
-    tr = trace(name, weights, text)
-    lens = interventions.logit_lens(model, tr)
-    strs = model.tokenizer.token_strs
-    return {
-        "tokens": tr.tokens,
-        "top": [strs(int(i) for i in row) for row in lens.top_ids],
-        "top_ids": lens.top_ids,
-        "top_prob": lens.top_prob,
-        "final": strs(int(i) for i in lens.final_ids),
-        "final_prob": lens.final_prob,
-    }
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def knockout(name: str, weights: str, text: str, layer: int, heads: tuple[int, ...], mode: str) -> dict:
-    """The unchanged decoder beside the same one with heads of a layer knocked out, on the prompt."""
-    model = get_model(name, weights)
-    ko = interventions.knockout(model, model.source_ids(text)[0], layer, heads, mode)
-    return dataclasses.asdict(ko) | {"names": model.tokenizer.token_strs(int(i) for i in ko.top_ids)}
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-@_remembered
-def copying(name: str, weights: str, layer: int | None, heads: tuple[int, ...], mode: str) -> float:
-    """Copying accuracy on repeated random spans (interventions.copying_accuracy), with those heads knocked out
-    (layer None: the unchanged model). 10 spans: the page's number, not the test's."""
-    model = get_model(name, weights)
-    ablate = None if layer is None else interventions.ablation(model, layer, heads, mode)
-    return interventions.copying_accuracy(model, ablate, n_seqs=10)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-@_remembered
-def induction(name: str, weights: str) -> np.ndarray:
-    """[L, H] induction scores (probes.induction_scores, Olsson et al. 2022), to suggest heads to knock out."""
-    return probes.induction_scores(get_model(name, weights), n_seqs=5)

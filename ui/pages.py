@@ -30,5 +30,6 @@ LESSONS = [
     Lesson("similarity", "lessons/similarity.py", ":material/join_inner:", prompt=False),
     Lesson("lab", "lessons/lab.py", ":material/science:"),
     Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False),
+    Lesson("heads", "lessons/heads.py", ":material/diversity_3:"),
     Lesson("lens", "lessons/lens.py", ":material/layers:"),
 ]

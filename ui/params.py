@@ -75,6 +75,8 @@ ALIASES = {f"{side}_{old}": f"{side}_{new}" for side in SIDES for old, new in _L
 # scaling page
 BUDGETS = tuple(round(18 + 0.01 * i, 2) for i in range(901))  # log10 of the training compute C in FLOPs: 1e18..1e27
 KV_DTYPES = ("bfloat16", "float32", "int8")
+# heads page
+QK_COLORS = ("kind", "position")
 
 
 def lab_params() -> dict[str, Param]:
@@ -275,6 +277,8 @@ PARAMS: dict[str, Param] = {
     "albert_h": Param(768, int_in(64, 16384)),
     "albert_e": Param(128, int_in(8, 4096)),
     "budget": Param(23.77, number_in(BUDGETS)),  # log10 of 6 · 70B · 1.4T, Chinchilla's budget
+    # heads
+    "qk_color": Param("position", choice(*QK_COLORS)),
 }
 PARAMS |= lab_params()
 # logit lens and knock-out (lessons/lens.py): heads 1-based in the URL, as layer and head are

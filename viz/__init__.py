@@ -38,6 +38,7 @@ from viz.palette import (
     font_size,
     head_color,
 )
+from viz.roles import ROLE_COLORS, qk_scatter, role_grid, role_table
 from viz.scaling import scaling_contours
 from viz.tokens import token_strip
 from viz.treemap import param_treemap
@@ -53,6 +54,7 @@ __all__ = [
     "HIGHLIGHT",
     "MASK_COLORS",
     "MASK_KIND_COLORS",
+    "ROLE_COLORS",
     "UNCHANGED",
     "WEIGHT_DASH",
     "Arrow",
@@ -80,6 +82,9 @@ __all__ = [
     "mask_heatmap",
     "param_treemap",
     "plane_vectors",
+    "qk_scatter",
+    "role_grid",
+    "role_table",
     "scaling_contours",
     "short_count",
     "token_strip",

@@ -85,4 +85,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "off to see the next-token distribution, the loss and the model's copying change.",
         "zh": "通过输出头读出解码器的每一层（logit lens），再关掉注意力头，看下一个词元的分布、损失和模型的复制能力如何变化。",
     },
+    "home.heads": {
+        "en": "A field guide to heads: every head scored as previous-token, induction, duplicate-token, first-token "
+        "or diffuse, with thresholds and sources; and one head's queries and keys as a map (AttentionViz).",
+        "zh": "注意力头图鉴：给每个头按前一个词元、归纳、重复词元、首词元、弥散打分，附阈值与出处；"
+        "再把一个头的查询和键画成分布图（AttentionViz）。",
+    },
 }
