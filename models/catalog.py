@@ -205,7 +205,7 @@ _GPT3 = {  # Table 2.1: n_layers, d_model, n_heads, the parameters it prints
     "13B": (40, 5120, 40, 13.0e9),  # Table 2.1 prints d_model 5140, not 40 heads × 128 = 5120
     "175B": (96, 12288, 96, 175.0e9),
 }  # fmt: skip
-_GPT3_NOTE = {"1.3B": "timeline.note.gpt3_xl", "13B": "timeline.note.gpt3_13b"}
+_GPT3_NOTE = {"1.3B": "scaling.tl.note.gpt3_xl", "13B": "scaling.tl.note.gpt3_13b"}
 GPT3 = {size: Published(f"GPT-3 {size}", _gpt3(*arch[:3]), arch[3], _GPT3_SRC) for size, arch in _GPT3.items()}
 _INSTRUCT_SRC = "Ouyang et al. 2022, §3.5 (GPT-3 1.3B, 6B, 175B), §3.3 (prompts)"
 _LLAMA1_SRC = "Touvron et al. 2023a, Table 2 (sizes, tokens), §2.2"
@@ -216,16 +216,16 @@ _LLAMA31_SRC = "Dubey et al. 2024, Table 3, §3 (~15T tokens, 128K context); Lla
 TIMELINE: tuple[Release, ...] = (
     Release("GPT-1", "2018-06", BY_NAME["GPT-1"], None,
             "Radford et al. 2018, §4.1 (BooksCorpus; 100 epochs of 64 × 512 tokens, no token count)",
-            note="timeline.note.gpt1"),
+            note="scaling.tl.note.gpt1"),
     *(Release("GPT-2", "2019-02", BY_NAME[f"GPT-2 {s}"], None, "Radford et al. 2019, §2.1–2.3, Table 2 (WebText, "
-              "40 GB, no token count)", note="timeline.note.gpt2") for s in ("small", "medium", "large", "XL")),
+              "40 GB, no token count)", note="scaling.tl.note.gpt2") for s in ("small", "medium", "large", "XL")),
     *(Release("GPT-3", "2020-05", p, 300e9, _GPT3_SRC, note=_GPT3_NOTE.get(s, "")) for s, p in GPT3.items()),
     *(Release("InstructGPT", "2022-03", dataclasses.replace(GPT3[base], name=f"InstructGPT {size}",
                                                             published=float(size[:-1]) * 1e9, source=_INSTRUCT_SRC),
-              300e9, _INSTRUCT_SRC, based_on=f"GPT-3 {base}", note="timeline.note.instructgpt")
+              300e9, _INSTRUCT_SRC, based_on=f"GPT-3 {base}", note="scaling.tl.note.instructgpt")
       for size, base in (("1.3B", "1.3B"), ("6B", "6.7B"), ("175B", "175B"))),
     *(Release("LLaMA", "2023-02", Published(f"LLaMA-{name}", _llama1(*arch), pub, _LLAMA1_SRC), tokens, _LLAMA1_SRC,
-              note="timeline.note.llama33" if name == "33B" else "")
+              note="scaling.tl.note.llama33" if name == "33B" else "")
       for name, arch, pub, tokens in (("7B", (32, 4096, 32, 11008), 6.7e9, 1.0e12),
                                       ("13B", (40, 5120, 40, 13824), 13.0e9, 1.0e12),
                                       ("33B", (60, 6656, 52, 17920), 32.5e9, 1.4e12),
@@ -244,7 +244,7 @@ TIMELINE: tuple[Release, ...] = (
     Release("Qwen2.5", "2024-09", BY_NAME["Qwen2.5-7B"], 18e12,
             "Qwen team 2024, Qwen2.5 technical report, Table 1, §3.1 (18T tokens); model card (131,072 context)"),
     Release("GPT-4", "2023-03", None, None, "OpenAI 2023, GPT-4 technical report, §2: no architecture, size, "
-            "compute or data details", name="GPT-4", note="timeline.note.gpt4"),
+            "compute or data details", name="GPT-4", note="scaling.tl.note.gpt4"),
 )  # fmt: skip
 TIMELINE_BY_NAME = {r.title: r for r in TIMELINE}
 

@@ -73,6 +73,7 @@ ALIASES = {f"{side}_{old}": f"{side}_{new}" for side in SIDES for old, new in _L
 # scaling page
 BUDGETS = tuple(round(18 + 0.01 * i, 2) for i in range(901))  # log10 of the training compute C in FLOPs: 1e18..1e27
 KV_DTYPES = ("bfloat16", "float32", "int8")
+TIMELINE_FACTORS = (2, 10, 100, 1000)  # the compute budget grows by this factor (exponents readout)
 
 
 def lab_params() -> dict[str, Param]:
@@ -269,6 +270,7 @@ PARAMS: dict[str, Param] = {
     "albert_h": Param(768, int_in(64, 16384)),
     "albert_e": Param(128, int_in(8, 4096)),
     "budget": Param(23.77, number_in(BUDGETS)),  # log10 of 6 · 70B · 1.4T, Chinchilla's budget
+    "tl_factor": Param(10, number_in(TIMELINE_FACTORS)),
 }
 PARAMS |= lab_params()
 # logit lens and knock-out (lessons/lens.py): heads 1-based in the URL, as layer and head are

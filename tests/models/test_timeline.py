@@ -115,3 +115,11 @@ def test_compute_optimal_exponents():
     n1, d1 = scaling.chinchilla_optimal(1e23)
     n2, d2 = scaling.chinchilla_optimal(1e24)
     assert math.isclose(n2 / n1, 10**a) and math.isclose(d2 / d1, 10**b)
+
+
+def test_every_note_has_both_languages():
+    from ui.i18n import STRINGS
+
+    for r in catalog.TIMELINE:
+        if r.note:
+            assert STRINGS[r.note]["en"] and STRINGS[r.note]["zh"], r.note
