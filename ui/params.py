@@ -40,6 +40,7 @@ LIVE_FACTORS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # × the model's own 1/sq
 # generation, translation, masked tokens
 DECODING = ("greedy", "sample")
 MAX_NEW = 64
+RECIPE_RULES = ("bernoulli", "exact")  # MLM: each token with p = 0.15 (this app's training) | BERT's exact count
 
 
 # architecture lab: two configurations, A and B; each field is a URL parameter a_<field> / b_<field>,
@@ -256,6 +257,7 @@ PARAMS: dict[str, Param] = {
         text,
     ),
     "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
+    "recipe_rule": Param("bernoulli", choice(*RECIPE_RULES)),
     # guided lessons: which one, and the step (1-based in the URL)
     "guide": Param(None, guide_id),
     "gstep": one_based(),
