@@ -20,7 +20,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.side.a": {"en": "A", "zh": "A"},
     "lab.side.b": {"en": "B", "zh": "B"},
     "lab.preset": {"en": "Start from", "zh": "起始配置"},
-    "lab.preset.llama": {"en": "Llama-style", "zh": "Llama 式"},
+    "lab.preset.llama": {"en": "Llama 3-style (GQA; LLaMA-1 used MHA)", "zh": "Llama 3 式（GQA；LLaMA-1 用 MHA）"},
     "lab.preset.gpt2": {"en": "GPT-2-style", "zh": "GPT-2 式"},
     "lab.preset.bert": {"en": "BERT-style", "zh": "BERT 式"},
     "lab.preset.vaswani": {"en": "Vaswani 2017", "zh": "Vaswani 2017"},
