@@ -42,7 +42,8 @@ PAGES = {
                                       ("temperature", "slider", "temp", [0.5, 1.5, 2.0, 1.0])])],
     "translate": [({}, [("next token", "button", "tr_step_next", [None]),
                         ("typed target", "text_input", "typed", ["one", "one thousand", "two", "nine"])])],
-    "mlm": [({}, [("recipe seed", "number_input", "recipe_seed", [1, 2, 3, 4])])],
+    "mlm": [({}, [("recipe seed", "number_input", "recipe_seed", [1, 2, 3, 4]),
+                  ("recipe rule", "segmented_control", "recipe_rule", ["exact", "bernoulli"])])],
     # lab: a new seed builds and runs a new model every time (no cache hits); the other toggles cycle
     # through their options, so after the first round they hit the caches, as flipping back and forth does
     "lab": [({}, [("new seed", "number_input", "a_seed", list(range(1, 40))),

@@ -20,15 +20,16 @@ def _row(r: catalog.Release) -> dict:
     date, model, source = t("scaling.tl.col.date"), t("scaling.col.model"), t("scaling.tl.col.source")
     if r.model is None:
         none = t("scaling.tl.unpublished")
-        cols = ("params", "published", "tokens", "ratio", "context", "vocab", "norm", "ffn", "pos", "attn")
+        cols = ("params", "tokens", "ratio", "context", "vocab", "norm", "ffn", "pos", "attn")
         return {date: r.date, model: r.title, **{t(f"scaling.tl.col.{c}"): none for c in cols}, source: r.source}
     c, ratio = r.config, catalog.tokens_per_parameter(r)
+    params, published = viz.short_count(catalog.total(r.model)), viz.short_count(int(r.model.published))
     tokens = _count(r.tokens)
     if r.based_on:
         tokens = t("scaling.tl.fine_tuned", tokens=tokens, base=r.based_on)
     return {
-        date: r.date, model: r.title, t("scaling.tl.col.params"): viz.short_count(catalog.total(r.model)),
-        t("scaling.tl.col.published"): viz.short_count(int(r.model.published)), t("scaling.tl.col.tokens"): tokens,
+        date: r.date, model: r.title, t("scaling.tl.col.params"): f"{params} ({published})",
+        t("scaling.tl.col.tokens"): tokens,
         t("scaling.tl.col.ratio"): t("scaling.tl.unpublished") if ratio is None else f"{ratio:,.1f}",
         t("scaling.tl.col.context"): f"{c.max_len:,}", t("scaling.tl.col.vocab"): f"{c.vocab_size:,}",
         t("scaling.tl.col.norm"): f"{t(f'scaling.tl.{c.norm_position}')}-{t(f'lab.norm.{c.norm}')}",

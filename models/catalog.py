@@ -197,7 +197,7 @@ def attention_kind(cfg: ModelConfig) -> str:
     return "MHA" if cfg.kv_heads == cfg.n_heads else "MQA" if cfg.kv_heads == 1 else "GQA"
 
 
-_GPT3_SRC = "Brown et al. 2020, Table 2.1 (sizes, 300B tokens), §2.1 (2048 context)"
+_GPT3_SRC = "Brown et al. 2020, Table 2.1, §2.1"  # sizes and 300B tokens; 2048 tokens of context
 _GPT3 = {  # Table 2.1: n_layers, d_model, n_heads, the parameters it prints
     "125M": (12, 768, 12, 125e6), "350M": (24, 1024, 16, 350e6), "760M": (24, 1536, 16, 760e6),
     "1.3B": (24, 2048, 16, 1.3e9),  # Table 2.1 prints 24 heads of 128: not 2048 wide; the count does not depend on it
@@ -207,18 +207,18 @@ _GPT3 = {  # Table 2.1: n_layers, d_model, n_heads, the parameters it prints
 }  # fmt: skip
 _GPT3_NOTE = {"1.3B": "scaling.tl.note.gpt3_xl", "13B": "scaling.tl.note.gpt3_13b"}
 GPT3 = {size: Published(f"GPT-3 {size}", _gpt3(*arch[:3]), arch[3], _GPT3_SRC) for size, arch in _GPT3.items()}
-_INSTRUCT_SRC = "Ouyang et al. 2022, §3.5 (GPT-3 1.3B, 6B, 175B), §3.3 (prompts)"
-_LLAMA1_SRC = "Touvron et al. 2023a, Table 2 (sizes, tokens), §2.2"
-_LLAMA2_SRC = "Touvron et al. 2023b, Table 1 (tokens, context, GQA), §2.2"
-_LLAMA3_SRC = "Meta 2024, Llama 3 model card (8K context, 15T+ tokens); Dubey et al. 2024, Table 3"
-_LLAMA31_SRC = "Dubey et al. 2024, Table 3, §3 (~15T tokens, 128K context); Llama 3.1 model card"
+_INSTRUCT_SRC = "Ouyang et al. 2022, §3.3–3.5"  # GPT-3 1.3B, 6B, 175B; the prompts of each step
+_LLAMA1_SRC = "Touvron et al. 2023a, Table 2, §2.2"  # sizes and tokens; the architecture
+_LLAMA2_SRC = "Touvron et al. 2023b, Table 1"  # tokens, context, which sizes use GQA
+_LLAMA3_SRC = "Meta 2024, Llama 3 model card; Dubey et al. 2024, Table 3"  # 8K context, 15T+ tokens
+_LLAMA31_SRC = "Dubey et al. 2024, Table 3; Llama 3.1 model card"  # ~15T tokens, 128K context
 
 TIMELINE: tuple[Release, ...] = (
     Release("GPT-1", "2018-06", BY_NAME["GPT-1"], None,
-            "Radford et al. 2018, §4.1 (BooksCorpus; 100 epochs of 64 × 512 tokens, no token count)",
+            "Radford et al. 2018, §4.1",
             note="scaling.tl.note.gpt1"),
-    *(Release("GPT-2", "2019-02", BY_NAME[f"GPT-2 {s}"], None, "Radford et al. 2019, §2.1–2.3, Table 2 (WebText, "
-              "40 GB, no token count)", note="scaling.tl.note.gpt2") for s in ("small", "medium", "large", "XL")),
+    *(Release("GPT-2", "2019-02", BY_NAME[f"GPT-2 {s}"], None, "Radford et al. 2019, §2, Table 2",
+              note="scaling.tl.note.gpt2") for s in ("small", "medium", "large", "XL")),
     *(Release("GPT-3", "2020-05", p, 300e9, _GPT3_SRC, note=_GPT3_NOTE.get(s, "")) for s, p in GPT3.items()),
     *(Release("InstructGPT", "2022-03", dataclasses.replace(GPT3[base], name=f"InstructGPT {size}",
                                                             published=float(size[:-1]) * 1e9, source=_INSTRUCT_SRC),
@@ -237,14 +237,13 @@ TIMELINE: tuple[Release, ...] = (
     *(Release("Llama 3", "2024-04", Published(f"Llama-3-{name}", _llama3(*arch, 8192), pub, _LLAMA3_SRC), 15e12,
               _LLAMA3_SRC)
       for name, arch, pub in (("8B", (32, 4096, 32, 14336), 8e9), ("70B", (80, 8192, 64, 28672), 70e9))),
-    Release("Llama 3.1", "2024-07", BY_NAME["Llama-3.1-8B"], 15e12, _LLAMA31_SRC),
+    Release("Llama 3.1", "2024-07", BY_NAME["Llama-3.1-8B"], 15e12, _LLAMA31_SRC, note="scaling.tl.note.llama31"),
     *(Release("Llama 3.1", "2024-07", Published(f"Llama-3.1-{name}", _llama3(*arch, 131072), pub, _LLAMA31_SRC),
-              15e12, _LLAMA31_SRC)
+              15e12, _LLAMA31_SRC, note="scaling.tl.note.llama31")
       for name, arch, pub in (("70B", (80, 8192, 64, 28672), 70e9), ("405B", (126, 16384, 128, 53248), 405e9))),
-    Release("Qwen2.5", "2024-09", BY_NAME["Qwen2.5-7B"], 18e12,
-            "Qwen team 2024, Qwen2.5 technical report, Table 1, §3.1 (18T tokens); model card (131,072 context)"),
-    Release("GPT-4", "2023-03", None, None, "OpenAI 2023, GPT-4 technical report, §2: no architecture, size, "
-            "compute or data details", name="GPT-4", note="scaling.tl.note.gpt4"),
+    Release("Qwen2.5", "2024-09", BY_NAME["Qwen2.5-7B"], 18e12, "Qwen team 2024, Table 1, §3.1; model card",
+            note="scaling.tl.note.qwen"),
+    Release("GPT-4", "2023-03", None, None, "OpenAI 2023, §2", name="GPT-4", note="scaling.tl.note.gpt4"),
 )  # fmt: skip
 TIMELINE_BY_NAME = {r.title: r for r in TIMELINE}
 

@@ -24,12 +24,12 @@ def test_timeline_table_is_the_catalog_by_date():
     releases = catalog.timeline()
     assert rows["model"] == [r.title for r in releases]
     assert rows["date"] == sorted(rows["date"])
-    for r, params, tokens, context, attn in zip(releases, rows["parameters (computed)"], rows["training tokens"],
-                                                rows["context"], rows["attention"], strict=True):  # fmt: skip
+    columns = ("parameters: computed (published)", "training tokens", "context", "attention")
+    for r, params, tokens, context, attn in zip(releases, *(rows[c] for c in columns), strict=True):
         if r.model is None:  # GPT-4: nothing typed in
             assert params == tokens == context == attn == "not published"
             continue
-        assert params == viz.short_count(catalog.total(r.model))
+        assert params == f"{viz.short_count(catalog.total(r.model))} ({viz.short_count(int(r.model.published))})"
         assert context == f"{r.config.max_len:,}" and attn == catalog.attention_kind(r.config)
         assert (tokens == "not published") == (r.tokens is None)
     llama = dict(zip(rows["model"], rows["attention"], strict=True))

@@ -112,8 +112,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "{n} 次抽取后：{chosen} 的词元被选中；其中 {mask} 变成 [MASK]，{random} 变成随机词元，{keep} 保持不变。",
     },
     "mlm.recipe_rule": {"en": "How tokens are chosen", "zh": "如何选择词元"},
-    "mlm.rule.bernoulli": {"en": "each with p = 15% (this app)", "zh": "每个以 15% 的概率（本应用）"},
-    "mlm.rule.exact": {"en": "exactly round(15% · n) (BERT's code)", "zh": "恰好 round(15% · n) 个（BERT 的代码）"},
+    "mlm.rule.bernoulli": {"en": "p = 15% each (this app)", "zh": "各 15% 概率（本应用）"},
+    "mlm.rule.exact": {"en": "round(15%·n) (BERT)", "zh": "round(15%·n)（BERT）"},
     "mlm.recipe_rule_help": {
         "en": "This app's training chooses each ordinary token independently with probability 0.15, so the number "
         "chosen varies from draw to draw. BERT's released data script (create_pretraining_data.py) chooses exactly "
@@ -134,7 +134,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "mlm.chosen_share_exact": {"en": "chosen / ordinary tokens (= {k}/{m})", "zh": "被选中 / 普通词元（= {k}/{m}）"},
     "mlm.converge_title_exact": {
-        "en": "{n} draws with BERT's exact count: the outcomes converge to 80/10/10",
-        "zh": "按 BERT 的固定个数抽取 {n} 次：结果收敛到 80/10/10",
+        "en": "{n} draws, BERT's exact count: → 80/10/10",
+        "zh": "固定个数抽取 {n} 次：→ 80/10/10",
     },
 }

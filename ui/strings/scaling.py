@@ -192,8 +192,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "scaling.tl.unpublished": {"en": "not published", "zh": "未公开"},
     "scaling.tl.col.date": {"en": "date", "zh": "日期"},
-    "scaling.tl.col.params": {"en": "parameters (computed)", "zh": "参数量（计算值）"},
-    "scaling.tl.col.published": {"en": "published", "zh": "公开值"},
+    "scaling.tl.col.params": {"en": "parameters: computed (published)", "zh": "参数量：计算值（公开值）"},
     "scaling.tl.col.tokens": {"en": "training tokens", "zh": "训练词元数"},
     "scaling.tl.col.ratio": {"en": "tokens / parameter", "zh": "词元数 / 参数"},
     "scaling.tl.col.context": {"en": "context", "zh": "上下文"},
@@ -248,6 +247,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "LLaMA-33B: the paper's tables name it 33B (32.5B parameters); Meta's download called the same "
         "model 30B, which is why it is often called LLaMA-30B.",
         "zh": "LLaMA-33B：论文的表格称其为 33B（32.5B 个参数）；Meta 发布的下载文件把同一个模型叫作 30B，所以它常被称为 LLaMA-30B。",
+    },
+    "scaling.tl.note.llama31": {
+        "en": "Llama 3.1: the model card gives about 15T training tokens; Dubey et al. 2024 (§3) give 15.6T for the "
+        "405B model. Context grows from 8,192 to 131,072 tokens in a final long-context stage.",
+        "zh": "Llama 3.1：模型卡给出的训练词元数约为 15T；Dubey 等 2024（§3）给出 405B 模型为 15.6T。"
+        "上下文在最后的长上下文训练阶段从 8,192 扩展到 131,072 个词元。",
+    },
+    "scaling.tl.note.qwen": {
+        "en": "Qwen2.5-7B: 18T pre-training tokens (Qwen2.5 technical report, §3.1). The model card gives "
+        "131,072 tokens of context, beyond 32,768 with YaRN.",
+        "zh": "Qwen2.5-7B：预训练 18T 个词元（Qwen2.5 技术报告，§3.1）。模型卡给出的上下文为 131,072 个词元，"
+        "超过 32,768 的部分依靠 YaRN。",
     },
     "scaling.tl.note.gpt4": {
         "en": "GPT-4: the technical report (§2) publishes no architecture, size, training compute or data. The "
