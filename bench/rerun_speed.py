@@ -43,7 +43,8 @@ PAGES = {
                                       ("temperature", "slider", "temp", [0.5, 1.5, 2.0, 1.0])])],
     "translate": [({}, [("next token", "button", "tr_step_next", [None]),
                         ("typed target", "text_input", "typed", ["one", "one thousand", "two", "nine"])])],
-    "mlm": [({}, [("recipe seed", "number_input", "recipe_seed", [1, 2, 3, 4])])],
+    "mlm": [({}, [("recipe seed", "number_input", "recipe_seed", [1, 2, 3, 4]),
+                  ("recipe rule", "segmented_control", "recipe_rule", ["exact", "bernoulli"])])],
     # lab: a new seed builds and runs a new model every time (no cache hits); the other toggles cycle
     # through their options, so after the first round they hit the caches, as flipping back and forth does
     "lab": [({}, [("new seed", "number_input", "a_seed", list(range(1, 40))),
@@ -58,7 +59,8 @@ PAGES = {
     # lab with side A trained (a short run pre-built in a temporary cache): the snapshot slider replays a step
     "lab-snap": [({"a_seed": "5"}, [("snapshot step", "select_slider", "a_snap", [0, 1, 3, 6, 30])])],
     "scaling": [({}, [("model", "selectbox", "cat", ["BERT-base", "GPT-2 XL", "Qwen2.5-7B", "Llama-3.1-8B"]),
-                      ("new budget", "select_slider", "budget", [round(19 + 0.13 * i, 2) for i in range(60)])])],
+                      ("new budget", "select_slider", "budget", [round(19 + 0.13 * i, 2) for i in range(60)]),
+                      ("timeline budget x", "select_slider", "tl_factor", [100, 1000, 2, 10])])],
     "lens": [({}, [("ko heads", "pills", "ko_heads", [[0, 1], [0, 1, 2, 3], [2], [0]]),
                    ("ko mode", "segmented_control", "ko_mode", ["uniform", "zero"]),
                    ("lens window", "slider", "lens_from", [10, 30, 48, 0])])],

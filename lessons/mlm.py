@@ -11,6 +11,7 @@ from models.experiments import attention_sides, mask_positions
 from ui import charts, controls, shell, state
 from ui.i18n import names, t, viz_labels
 from ui.loaders import left_context, masked_run, recipe_counts
+from ui.params import RECIPE_RULES
 from viz import Series
 
 DRAWS = 10_000
@@ -132,13 +133,18 @@ elif positions:
 st.header(t("mlm.recipe_title"))
 st.markdown(t("mlm.recipe_intro"))
 state.ensure("recipe_seed")
-st.number_input(t("mlm.recipe_seed"), 0, 9999, key="recipe_seed", help=t("mlm.recipe_seed_help"))
-shell.track("recipe_seed")
+state.ensure("recipe_rule")
+c1, c2 = st.columns([1, 2])
+c1.number_input(t("mlm.recipe_seed"), 0, 9999, key="recipe_seed", help=t("mlm.recipe_seed_help"))
+c2.segmented_control(t("mlm.recipe_rule"), RECIPE_RULES, format_func=names("mlm.rule"), key="recipe_rule",
+                     required=True, help=t("mlm.recipe_rule_help"))  # fmt: skip
+shell.track("recipe_seed", "recipe_rule")
 if not maskable:
     st.info(t("mlm.recipe_nothing"))
     shell.stop()
+exact = st.session_state["recipe_rule"] == "exact"
 rng = random.Random(st.session_state["recipe_seed"])
-inp, outcome = mlm.bert_recipe(ids, rng, cfg.vocab_size, mask_id, model.tokenizer.special_ids)
+inp, outcome = mlm.bert_recipe(ids, rng, cfg.vocab_size, mask_id, model.tokenizer.special_ids, exact=exact)
 colors = {i: OUTCOME_COLORS[o] for i, o in enumerate(outcome) if o}
 st.caption(t("mlm.recipe_before"))
 STRIP_PX = 380  # fits a phone; wider screens get the same compact block
@@ -167,7 +173,11 @@ st.markdown(
         legend=" · ".join(f"{names('mlm.outcome')(o)}" for o in mlm.OUTCOMES),
     )
 )
-counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"], model_name)
+m = len(maskable)
+k_bert = mlm.bert_count(len(ids), m)
+st.markdown(t("mlm.rule_compare", n=len(ids), m=m, k=k_bert, mean=f"{mlm.MLM_CHOOSE * m:.2f}",
+              p0=f"{(1 - mlm.MLM_CHOOSE) ** m:.1%}"))  # fmt: skip
+counts = recipe_counts(tuple(ids), DRAWS, st.session_state["recipe_seed"], model_name, exact)
 draws = np.arange(1, DRAWS + 1)
 keep = np.unique(np.round(np.geomspace(1, DRAWS, 120)).astype(int)) - 1  # log-spaced points: 120, not 10 000
 shares = mlm.recipe_shares(counts)  # running shares per draw: chosen of eligible, each outcome of chosen
@@ -175,7 +185,8 @@ series = [
     Series(names("mlm.outcome")(o), shares[o][keep], color=OUTCOME_COLORS[o], markers=False) for o in mlm.OUTCOMES
 ]
 series.append(
-    Series(t("mlm.chosen_share"), shares["chosen"][keep], color=viz.HEAD_COLORS[7], dash="dot", markers=False)
+    Series(t("mlm.chosen_share_exact", k=k_bert, m=m) if exact
+           else t("mlm.chosen_share"), shares["chosen"][keep], color=viz.HEAD_COLORS[7], dash="dot", markers=False)
 )  # fmt: skip
 charts.plot(
     st,
@@ -184,7 +195,7 @@ charts.plot(
         series,
         x_title=t("mlm.draws"),
         y_title=t("mlm.share"),
-        title=t("mlm.converge_title", n=f"{DRAWS:,}"),
+        title=t("mlm.converge_title_exact" if exact else "mlm.converge_title", n=f"{DRAWS:,}"),
         log_x=True,
         hlines=[(0.8, "80%"), (0.1, "10%")],  # 15% is the dotted line's target (in the title)
         y_range=(0, 1),

@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.scaling_timeline import timeline_section
 from models import analysis, catalog, scaling
 from ui import charts, shell, state
 from ui.i18n import part_names, t
@@ -203,3 +204,5 @@ rows = [
 ]  # fmt: skip
 st.table(rows)
 st.caption(t("scaling.known_caption"))
+
+timeline_section(scale)

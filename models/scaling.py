@@ -22,7 +22,24 @@ CHINCHILLA_B = 410.7
 CHINCHILLA_ALPHA = 0.34
 CHINCHILLA_BETA = 0.28
 TOKENS_PER_PARAMETER = 20  # Chinchilla's rule of thumb, from Approaches 1 and 2 (70B on 1.4T tokens)
-FLOPS_PER_PARAMETER_TOKEN = 6  # C ≈ 6·N·D: 2 (forward) + 4 (backward) multiply-adds per weight per token
+# C ≈ 6·N·D counts FLOPs, not multiply-adds: one multiply-add is 2 FLOPs, so the forward pass costs 2 FLOPs per
+# weight per token (1 multiply-add) and the backward pass 4 (2 multiply-adds: the gradient for the input and
+# for the weight). 6 FLOPs = 3 multiply-adds (Kaplan et al. 2020, §2.1, Table 1).
+FLOPS_PER_PARAMETER_TOKEN = 6
+# The runs Chinchilla's laws were fitted to: 70M to over 16B parameters, 5B to 500B tokens (Hoffmann et al.
+# 2022, abstract and §3). Beyond them (GPT-3, Llama) the fits are extrapolations.
+CHINCHILLA_FIT_PARAMS = (70e6, 16e9)
+CHINCHILLA_FIT_TOKENS = (5e9, 500e9)
+
+# Compute-optimal growth N_opt ∝ C^a, D_opt ∝ C^b (a + b = 1 because C = 6·N·D), as Hoffmann et al. 2022,
+# Table 2 prints them. Kaplan et al. 2020 (eq. 1.7, §6.1) found N ∝ C^0.73 and D ∝ C^0.27; Chinchilla's
+# Approaches 1 and 2 give about 0.5 / 0.5, its Approach 3 (the parametric fit above) 0.46 / 0.54.
+EXPONENTS: dict[str, tuple[float, float]] = {
+    "kaplan": (0.73, 0.27),
+    "chinchilla1": (0.50, 0.50),
+    "chinchilla2": (0.49, 0.51),
+    "chinchilla3": (0.46, 0.54),
+}
 
 # Published (parameters, training tokens) of models the notes discuss; the papers are the sources.
 KNOWN_MODELS: tuple[tuple[str, float, float], ...] = (
@@ -85,3 +102,17 @@ def rule_of_thumb(c, tokens_per_parameter: float = TOKENS_PER_PARAMETER) -> tupl
 def loss_grid(n_values, d_values) -> np.ndarray:
     """Chinchilla loss on a grid: [len(d_values), len(n_values)] (rows are D, as a contour plot wants)."""
     return chinchilla_loss(np.asarray(n_values)[None, :], np.asarray(d_values)[:, None])
+
+
+def approach3_exponents() -> tuple[float, float]:
+    """a = β / (α + β), b = α / (α + β) from the rounded published α, β (Hoffmann et al. 2022, eq. 4):
+    0.452 / 0.548, where Table 2 prints 0.46 / 0.54 from the unrounded fit."""
+    total = CHINCHILLA_ALPHA + CHINCHILLA_BETA
+    return CHINCHILLA_BETA / total, CHINCHILLA_ALPHA / total
+
+
+def budget_growth(factor: float, law: str) -> tuple[float, float]:
+    """(×N, ×D) when the compute budget grows by `factor` under a law of EXPONENTS: factor^a, factor^b.
+    Their product is the factor itself, since C = 6·N·D."""
+    a, b = EXPONENTS[law]
+    return factor**a, factor**b

@@ -270,9 +270,11 @@ def left_context(weights: str, ids: tuple[int, ...], pos: int, top: int = 5) -> 
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def recipe_counts(ids: tuple[int, ...], draws: int, seed: int, name: str = "encoder") -> dict[str, np.ndarray]:
+def recipe_counts(
+    ids: tuple[int, ...], draws: int, seed: int, name: str = "encoder", exact: bool = False
+) -> dict[str, np.ndarray]:
     model = get_model(name)
-    counts = mlm.recipe_counts(list(ids), model.config.vocab_size, draws, seed, model.tokenizer.special_ids)
+    counts = mlm.recipe_counts(list(ids), model.config.vocab_size, draws, seed, model.tokenizer.special_ids, exact)
     return {k: np.array(v) for k, v in counts.items()}
 
 

@@ -42,6 +42,7 @@ LIVE_FACTORS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # × the model's own 1/sq
 # generation, translation, masked tokens
 DECODING = ("greedy", "sample")
 MAX_NEW = 64
+RECIPE_RULES = ("bernoulli", "exact")  # MLM: each token with p = 0.15 (this app's training) | BERT's exact count
 
 
 # architecture lab: two configurations, A and B; each field is a URL parameter a_<field> / b_<field>,
@@ -77,6 +78,7 @@ BUDGETS = tuple(round(18 + 0.01 * i, 2) for i in range(901))  # log10 of the tra
 KV_DTYPES = ("bfloat16", "float32", "int8")
 # heads page
 QK_COLORS = ("kind", "position")
+TIMELINE_FACTORS = (2, 10, 100, 1000)  # the compute budget grows by this factor (exponents readout)
 
 
 def lab_params() -> dict[str, Param]:
@@ -260,6 +262,7 @@ PARAMS: dict[str, Param] = {
         text,
     ),
     "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
+    "recipe_rule": Param("bernoulli", choice(*RECIPE_RULES)),
     # guided lessons: which one, and the step (1-based in the URL)
     "guide": Param(None, guide_id),
     "gstep": one_based(),
@@ -279,6 +282,7 @@ PARAMS: dict[str, Param] = {
     "budget": Param(23.77, number_in(BUDGETS)),  # log10 of 6 · 70B · 1.4T, Chinchilla's budget
     # heads
     "qk_color": Param("position", choice(*QK_COLORS)),
+    "tl_factor": Param(10, number_in(TIMELINE_FACTORS)),
 }
 PARAMS |= lab_params()
 # logit lens and knock-out (lessons/lens.py): heads 1-based in the URL, as layer and head are

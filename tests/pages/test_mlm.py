@@ -71,3 +71,17 @@ def test_hostile_prompts_on_the_mlm_page(text):
         titled(at, "Encoder's top 10")
         if text == "[MASK]":
             assert any("no ordinary tokens" in i.value for i in at.info)
+
+
+def test_both_choice_rules_are_shown_and_berts_count_is_exact():
+    """'the cats that the dog sees are happy .' is [CLS] + 9 + [SEP] = 11 tokens: BERT's code chooses exactly
+    max(1, round(0.15 × 11)) = 2; this app's per-token rule averages 0.15 × 9 = 1.35."""
+    at = open_app("mlm", prompt=PROMPT)
+    text = markdown_text(at)
+    assert "BERT's code" in text and "= **2** every time" in text and "1.35 on average" in text
+    at = open_app("mlm", prompt=PROMPT, recipe_rule="exact", recipe_seed="3")
+    assert "This draw chose 2 of 9 tokens" in markdown_text(at)
+    fig = titled(at, "BERT's exact count")
+    assert np.allclose(array(fig["data"][3]["y"]), 2 / 9)  # the same share every draw
+    m = re.search(r"Of those, ([\d.]+)% .*, ([\d.]+)% a random token", markdown_text(at))
+    assert abs(float(m.group(1)) - 80) < 1 and abs(float(m.group(2)) - 10) < 1

@@ -53,10 +53,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Each row is one **query** token; it shows how that token's attention is spread over the "
         "**key** tokens it may see. The weights are softmax(q·k / √d_k), so every row sums to 1; a masked "
         "key gets exactly 0. Note that q·k is a *dot product*, not a cosine similarity: it grows with the "
-        "lengths of q and k, which is why it is divided by √d_k.",
+        "lengths of q and k. The √d_k does not undo that: it compensates for the growth with d_k, the number of "
+        "terms in the sum (with unit-variance entries, q·k has variance d_k; Vaswani et al. 2017, §3.2.1).",
         "zh": "每一行是一个**查询**词元，显示它的注意力如何分布在它能看到的**键**词元上。权重为 softmax(q·k / √d_k)，"
-        "因此每行之和为 1；被掩码的键权重恰好为 0。注意 q·k 是*点积*，不是余弦相似度：它随 q 和 k 的长度增长，"
-        "这正是要除以 √d_k 的原因。",
+        "因此每行之和为 1；被掩码的键权重恰好为 0。注意 q·k 是*点积*，不是余弦相似度：它随 q 和 k 的长度增长。"
+        "除以 √d_k 并不抵消这一点：它补偿的是随 d_k（求和的项数）的增长（若各分量方差为 1，q·k 的方差为 d_k；"
+        "Vaswani 等 2017，§3.2.1）。",
     },
     "explorer.source": {
         "en": "Scaled dot-product attention (Vaswani et al. 2017, eq. 1); M is the mask (0 or −∞). This "

@@ -20,7 +20,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.side.a": {"en": "A", "zh": "A"},
     "lab.side.b": {"en": "B", "zh": "B"},
     "lab.preset": {"en": "Start from", "zh": "起始配置"},
-    "lab.preset.llama": {"en": "Llama-style", "zh": "Llama 式"},
+    "lab.preset.llama": {"en": "Llama 3-style (GQA; LLaMA-1 used MHA)", "zh": "Llama 3 式（GQA；LLaMA-1 用 MHA）"},
     "lab.preset.gpt2": {"en": "GPT-2-style", "zh": "GPT-2 式"},
     "lab.preset.bert": {"en": "BERT-style", "zh": "BERT 式"},
     "lab.preset.vaswani": {"en": "Vaswani 2017", "zh": "Vaswani 2017"},
@@ -98,10 +98,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.scale.one": {"en": "1 (no scaling)", "zh": "1（不缩放）"},
     "lab.scale.inv": {"en": "1/d_head (μP)", "zh": "1/d_head（μP）"},
     "lab.scale_help": {
-        "en": "The factor on q·k before the softmax. 1/√d_head keeps the scores' variance near 1 at initialisation "
-        "(see the softmax lesson); 1/d_head is the μP choice (Yang et al. 2021).",
-        "zh": "softmax 之前乘在 q·k 上的因子。1/√d_head 让打分的方差在初始化时保持在 1 附近（见 softmax 一课）；"
-        "1/d_head 是 μP 的选择（Yang 等 2021）。",
+        "en": "The factor on q·k before the softmax. 1/√d_head makes the scores' variance 1 only when the entries of "
+        "q and k have variance 1 (Vaswani et al. 2017, footnote 4). At this lab's initialisation they are far "
+        "smaller: the scaled scores' variance measures about 0.0006 for the default A and B, and 0.001 to 0.003 for "
+        "the shipped models' configurations (20 to 340 once trained; tests/models/test_init_scores.py), so every "
+        "scale starts with nearly uniform attention. 1/d_head is the μP choice (Yang et al. 2021).",
+        "zh": "softmax 之前乘在 q·k 上的因子。只有当 q 和 k 的各分量方差为 1 时，1/√d_head 才能让打分的方差等于 1"
+        "（Vaswani 等 2017，脚注 4）。本实验室初始化时它们要小得多：实测缩放后打分的方差，默认的 A 和 B 约为 0.0006，"
+        "自带模型的配置为 0.001 到 0.003（训练后为 20 到 340；见 tests/models/test_init_scores.py），"
+        "所以无论用哪种缩放，一开始的注意力都接近均匀。1/d_head 是 μP 的选择（Yang 等 2021）。",
     },
     "lab.seed": {"en": "Seed", "zh": "种子"},
     "lab.seed_help": {

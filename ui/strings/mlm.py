@@ -111,4 +111,30 @@ STRINGS: dict[str, dict[str, str]] = {
         "token, and {keep} stayed unchanged.",
         "zh": "{n} 次抽取后：{chosen} 的词元被选中；其中 {mask} 变成 [MASK]，{random} 变成随机词元，{keep} 保持不变。",
     },
+    "mlm.recipe_rule": {"en": "How tokens are chosen", "zh": "如何选择词元"},
+    "mlm.rule.bernoulli": {"en": "p = 15% each (this app)", "zh": "各 15% 概率（本应用）"},
+    "mlm.rule.exact": {"en": "round(15%·n) (BERT)", "zh": "round(15%·n)（BERT）"},
+    "mlm.recipe_rule_help": {
+        "en": "This app's training chooses each ordinary token independently with probability 0.15, so the number "
+        "chosen varies from draw to draw. BERT's released data script (create_pretraining_data.py) chooses exactly "
+        "max(1, round(0.15 · n)) tokens of a sequence of n tokens ([CLS] and [SEP] counted in n, never chosen).",
+        "zh": "本应用训练时，每个普通词元都以 0.15 的概率独立地被选中，因此每次选中的个数不同。BERT 发布的数据脚本"
+        "（create_pretraining_data.py）则从 n 个词元的序列中恰好选出 max(1, round(0.15 · n)) 个"
+        "（[CLS] 和 [SEP] 计入 n，但永远不会被选中）。",
+    },
+    "mlm.rule_compare": {
+        "en": "**Two ways to choose 15%.** On this prompt of {n} tokens ({m} of them ordinary), **BERT's code** "
+        "(create_pretraining_data.py) chooses exactly max(1, round(0.15 × {n})) = **{k}** every time. **This "
+        "app's training** chooses each of the {m} with probability 0.15: {mean} on average, and none at all "
+        "{p0} of the time. Both then apply 80/10/10 to the chosen tokens.",
+        "zh": "**两种选出 15% 的方式。** 这个输入有 {n} 个词元（其中 {m} 个是普通词元），**BERT 的代码**"
+        "（create_pretraining_data.py）每次都恰好选出 max(1, round(0.15 × {n})) = **{k}** 个。**本应用的训练**"
+        "让这 {m} 个词元各以 0.15 的概率被选中：平均 {mean} 个，且有 {p0} 的概率一个也不选。"
+        "两者随后都对选中的词元按 80/10/10 处理。",
+    },
+    "mlm.chosen_share_exact": {"en": "chosen / ordinary tokens (= {k}/{m})", "zh": "被选中 / 普通词元（= {k}/{m}）"},
+    "mlm.converge_title_exact": {
+        "en": "{n} draws, BERT's exact count: → 80/10/10",
+        "zh": "固定个数抽取 {n} 次：→ 80/10/10",
+    },
 }

@@ -178,4 +178,169 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "各模型公开的参数量和训练词元数；C 和损失用上面的公式算出。这些损失是 Chinchilla 拟合对其自身数据的预测，"
         "而不是这些模型实测的损失（它们是在其他数据上训练的）。",
     },
+    # the timeline section (lessons/scaling_timeline.py)
+    "scaling.tl.title": {"en": "A timeline of models, GPT-1 to Qwen2.5", "zh": "模型时间线：从 GPT-1 到 Qwen2.5"},
+    "scaling.tl.intro": {
+        "en": "Each row is one model as its paper or model card publishes it. The parameter count is computed "
+        "from the published architecture with the same formula as above; vocabulary, context, norm, feed-forward, "
+        "positions and attention are read from that architecture; only the date, the training tokens and the "
+        "published size are typed in, each with its source. *Not published* means the source does not say: "
+        "a rumour is not a number.",
+        "zh": "每一行是一个模型，按其论文或模型卡公开的内容列出。参数量用与上文相同的公式由公开的架构算出；"
+        "词表、上下文、归一化、前馈网络、位置编码和注意力都直接读自该架构；只有日期、训练词元数和公开的规模是手工填入的，"
+        "并各自注明出处。*未公开*表示出处没有给出：传闻不是数据。",
+    },
+    "scaling.tl.unpublished": {"en": "not published", "zh": "未公开"},
+    "scaling.tl.col.date": {"en": "date", "zh": "日期"},
+    "scaling.tl.col.params": {"en": "parameters: computed (published)", "zh": "参数量：计算值（公开值）"},
+    "scaling.tl.col.tokens": {"en": "training tokens", "zh": "训练词元数"},
+    "scaling.tl.col.ratio": {"en": "tokens / parameter", "zh": "词元数 / 参数"},
+    "scaling.tl.col.context": {"en": "context", "zh": "上下文"},
+    "scaling.tl.col.vocab": {"en": "vocabulary", "zh": "词表"},
+    "scaling.tl.col.norm": {"en": "norm", "zh": "归一化"},
+    "scaling.tl.col.ffn": {"en": "feed-forward", "zh": "前馈网络"},
+    "scaling.tl.col.pos": {"en": "positions", "zh": "位置编码"},
+    "scaling.tl.col.attn": {"en": "attention", "zh": "注意力"},
+    "scaling.tl.col.source": {"en": "source", "zh": "出处"},
+    "scaling.tl.pre": {"en": "pre", "zh": "预"},
+    "scaling.tl.post": {"en": "post", "zh": "后"},
+    "scaling.tl.pos.learned": {"en": "learned", "zh": "可学习"},
+    "scaling.tl.pos.rope": {"en": "RoPE", "zh": "RoPE"},
+    "scaling.tl.pos.sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
+    "scaling.tl.pos.none": {"en": "none", "zh": "无"},
+    "scaling.tl.fine_tuned": {"en": "{tokens} (of {base}) + fine-tuning", "zh": "{tokens}（{base} 的）+ 微调"},
+    "scaling.tl.caption": {
+        "en": "Vocabulary: rows of the embedding matrix (Qwen2.5 pads its tokenizer's vocabulary to 152,064 rows). "
+        "Tokens / parameter: published training tokens divided by the computed parameters.",
+        "zh": "词表：嵌入矩阵的行数（Qwen2.5 把分词器的词表填充到 152,064 行）。词元数 / 参数：公开的训练词元数除以计算出的参数量。",
+    },
+    "scaling.tl.notes": {"en": "Notes on single rows", "zh": "个别行的说明"},
+    "scaling.tl.note.gpt1": {
+        "en": "GPT-1: trained for 100 epochs on minibatches of 64 sequences of 512 tokens from BooksCorpus "
+        "(about 7,000 books); the paper gives no total token count.",
+        "zh": "GPT-1：在 BooksCorpus（约 7,000 本书）上以每批 64 个、每个 512 词元的序列训练了 100 个 epoch；论文没有给出总词元数。",
+    },
+    "scaling.tl.note.gpt2": {
+        "en": "GPT-2: WebText, 8 million documents, 40 GB of text; the paper gives no token count.",
+        "zh": "GPT-2：WebText，800 万篇文档，40 GB 文本；论文没有给出词元数。",
+    },
+    "scaling.tl.note.gpt3_xl": {
+        "en": "GPT-3 1.3B: Table 2.1 prints 24 heads of 128 dimensions, which do not multiply to d_model = 2048; "
+        "counted here with 16 heads of 128 (the count does not depend on how d_model is split into heads).",
+        "zh": "GPT-3 1.3B：表 2.1 写的是 24 个 128 维的头，乘起来不等于 d_model = 2048；这里按 16 个 128 维的头计算"
+        "（参数量与 d_model 如何划分成头无关）。",
+    },
+    "scaling.tl.note.gpt3_13b": {
+        "en": "GPT-3 13B: Table 2.1 prints d_model = 5140, which is not 40 heads × 128 = 5120; counted with 5120.",
+        "zh": "GPT-3 13B：表 2.1 写的是 d_model = 5140，不等于 40 个头 × 128 = 5120；这里按 5120 计算。",
+    },
+    "scaling.tl.note.instructgpt": {
+        "en": "InstructGPT: GPT-3 (its 6B is GPT-3's 6.7B) fine-tuned in three steps: supervised fine-tuning on "
+        "about 13k prompts with demonstrations, a reward model on about 33k prompts with ranked answers, and PPO "
+        "on about 31k prompts (Ouyang et al. 2022, §3.3–3.5). Counted in prompts, not tokens; the pre-training is "
+        "GPT-3's 300B tokens.",
+        "zh": "InstructGPT：在 GPT-3（其 6B 即 GPT-3 的 6.7B）基础上分三步微调：用约 13k 个带示范回答的提示做监督微调（SFT），"
+        "用约 33k 个带排序回答的提示训练奖励模型，再用约 31k 个提示做 PPO（Ouyang 等 2022，§3.3–3.5）。"
+        "这些按提示计数，而不是词元；预训练就是 GPT-3 的 300B 词元。",
+    },
+    "scaling.tl.note.llama33": {
+        "en": "LLaMA-33B: the paper's tables name it 33B (32.5B parameters); Meta's download called the same "
+        "model 30B, which is why it is often called LLaMA-30B.",
+        "zh": "LLaMA-33B：论文的表格称其为 33B（32.5B 个参数）；Meta 发布的下载文件把同一个模型叫作 30B，所以它常被称为 LLaMA-30B。",
+    },
+    "scaling.tl.note.llama31": {
+        "en": "Llama 3.1: the model card gives about 15T training tokens; Dubey et al. 2024 (§3) give 15.6T for the "
+        "405B model. Context grows from 8,192 to 131,072 tokens in a final long-context stage.",
+        "zh": "Llama 3.1：模型卡给出的训练词元数约为 15T；Dubey 等 2024（§3）给出 405B 模型为 15.6T。"
+        "上下文在最后的长上下文训练阶段从 8,192 扩展到 131,072 个词元。",
+    },
+    "scaling.tl.note.qwen": {
+        "en": "Qwen2.5-7B: 18T pre-training tokens (Qwen2.5 technical report, §3.1). The model card gives "
+        "131,072 tokens of context, beyond 32,768 with YaRN.",
+        "zh": "Qwen2.5-7B：预训练 18T 个词元（Qwen2.5 技术报告，§3.1）。模型卡给出的上下文为 131,072 个词元，"
+        "超过 32,768 的部分依靠 YaRN。",
+    },
+    "scaling.tl.note.gpt4": {
+        "en": "GPT-4: the technical report (§2) publishes no architecture, size, training compute or data. The "
+        "parameter counts and mixture-of-experts figures that circulate are rumours, not published data.",
+        "zh": "GPT-4：技术报告（§2）没有公开架构、规模、训练算力或数据。流传的参数量和混合专家（MoE）数字都是传闻，不是公开数据。",
+    },
+    "scaling.tl.ratio_fig": {
+        "en": "Training tokens per parameter, against Chinchilla's 20",
+        "zh": "每个参数的训练词元数，与 Chinchilla 的 20 对比",
+    },
+    "scaling.tl.ratio_axis": {"en": "tokens per parameter", "zh": "每个参数的词元数"},
+    "scaling.tl.ratio_model": {"en": "published", "zh": "公开值"},
+    "scaling.tl.ratio_twenty": {"en": "20 (Chinchilla)", "zh": "20（Chinchilla）"},
+    "scaling.tl.fixes_title": {"en": "What some notes get wrong", "zh": "一些笔记中的错误"},
+    "scaling.tl.fixes": {
+        "en": "- **LLaMA-1 sizes are {sizes}**, not 7/13/30/65B: the paper's tables name the third model LLaMA-33B "
+        "({p33} parameters counted); only Meta's download called it 30B.\n"
+        "- **LLaMA-1 used MHA** ({kv1}). GQA came with Llama 2's 34B and 70B models ({kv2}) and is used by every "
+        "Llama 3 model.\n"
+        "- **Llama 3's vocabulary grew ×{ratio}**: {v1} tokens (LLaMA-1 and Llama 2) → {v3}.\n"
+        "- **Training tokens**: Llama 2 used {t2} and Llama 3 {t3} tokens (LLaMA-1: 1.0T and 1.4T).\n"
+        "- **Chinchilla's fits span {lo} to {hi} parameters** ({dlo} to {dhi} tokens). Larger models are "
+        "extrapolations: GPT-3 175B is {beyond}× the largest fitted size.\n"
+        "- **LLaMA-1 trained past compute-optimal on purpose**: LLaMA-7B saw {r7} tokens per parameter, not 20. "
+        "For the same compute, the 20:1 rule would pick {n20} parameters on {d20} tokens. Touvron et al. (2023a, "
+        "§1) chose a smaller model trained longer because the inference budget, not the training budget, "
+        "decides what a model costs once it is served.",
+        "zh": "- **LLaMA-1 的规模是 {sizes}**，而不是 7/13/30/65B：论文的表格把第三个模型称为 LLaMA-33B"
+        "（计算得 {p33} 个参数）；只有 Meta 的下载文件把它叫作 30B。\n"
+        "- **LLaMA-1 使用 MHA**（{kv1}）。GQA 是随 Llama 2 的 34B 和 70B 模型（{kv2}）才引入的，Llama 3 的所有模型都使用它。\n"
+        "- **Llama 3 的词表扩大了 {ratio} 倍**：{v1} 个词元（LLaMA-1 和 Llama 2）→ {v3}。\n"
+        "- **训练词元数**：Llama 2 用了 {t2}，Llama 3 用了 {t3} 个词元（LLaMA-1：1.0T 和 1.4T）。\n"
+        "- **Chinchilla 的拟合覆盖 {lo} 到 {hi} 个参数**（{dlo} 到 {dhi} 个词元）。更大的模型属于外推："
+        "GPT-3 175B 是拟合中最大规模的 {beyond} 倍。\n"
+        "- **LLaMA-1 是有意超过计算最优点训练的**：LLaMA-7B 每个参数见过 {r7} 个词元，而不是 20。"
+        "同样的算力按 20:1 的规则会选择 {n20} 个参数、{d20} 个词元。Touvron 等（2023a，§1）选择更小、训练更久的模型，"
+        "因为模型部署之后决定其成本的是推理预算，而不是训练预算。",
+    },
+    "scaling.tl.kv": {"en": "{heads} query heads, {kv} K/V heads", "zh": "{heads} 个查询头，{kv} 个 K/V 头"},
+    "scaling.tl.exp_title": {
+        "en": "Compute-optimal exponents: where a bigger budget goes",
+        "zh": "计算最优指数：更大的预算花在哪里",
+    },
+    "scaling.tl.exp_intro": {
+        "en": "Both papers fit how the compute-optimal model size and data grow with the budget: N_opt ∝ C^a and "
+        "D_opt ∝ C^b, with a + b = 1 because C ≈ 6·N·D (6 FLOPs per parameter per token; a multiply-add counts as 2 "
+        "FLOPs). Kaplan et al. (2020) put most of a larger budget into parameters; Chinchilla (Hoffmann et al. "
+        "2022) splits it about evenly. The exponents are the papers' (Hoffmann et al. 2022, Table 2); the growth "
+        "factors are computed.",
+        "zh": "两篇论文都拟合了计算最优的模型规模和数据量如何随预算增长：N_opt ∝ C^a，D_opt ∝ C^b，且 a + b = 1，"
+        "因为 C ≈ 6·N·D（每个参数每个词元 6 次浮点运算；一次乘加算 2 次浮点运算）。Kaplan 等（2020）把增加的预算大多投入参数；"
+        "Chinchilla（Hoffmann 等 2022）则大致平分。指数取自论文（Hoffmann 等 2022，表 2）；增长倍数为计算所得。",
+    },
+    "scaling.tl.factor": {"en": "Budget grows by", "zh": "预算增长倍数"},
+    "scaling.tl.col.law": {"en": "fit", "zh": "拟合"},
+    "scaling.tl.col.params_x": {"en": "parameters ×", "zh": "参数 ×"},
+    "scaling.tl.col.tokens_x": {"en": "tokens ×", "zh": "词元 ×"},
+    "scaling.tl.col.ratio_x": {"en": "tokens / parameter ×", "zh": "词元数 / 参数 ×"},
+    "scaling.tl.law.kaplan": {"en": "Kaplan et al. 2020 (eq. 1.7)", "zh": "Kaplan 等 2020（式 1.7）"},
+    "scaling.tl.law.chinchilla1": {
+        "en": "Chinchilla, Approach 1 (fixed model sizes)",
+        "zh": "Chinchilla，方法 1（固定模型规模）",
+    },
+    "scaling.tl.law.chinchilla2": {
+        "en": "Chinchilla, Approach 2 (IsoFLOP profiles)",
+        "zh": "Chinchilla，方法 2（等算力曲线）",
+    },
+    "scaling.tl.law.chinchilla3": {
+        "en": "Chinchilla, Approach 3 (parametric fit)",
+        "zh": "Chinchilla，方法 3（参数化拟合）",
+    },
+    "scaling.tl.exp_explain": {
+        "en": "With {factor}× the compute, Kaplan's fit makes the model {kn}× larger and feeds it only {kd}× the "
+        "tokens; Chinchilla's Approach 3 makes it {cn}× larger on {cd}× the tokens. GPT-3 175B was trained on "
+        "300B tokens ({g3} per parameter); Chinchilla's answer was a 70B model on 1.4T. From the "
+        "rounded α = {alpha}, β = {beta} printed with eq. 10, a = β/(α+β) = {a3} and b = {b3}; Table 2 prints "
+        "0.46 / 0.54 from the unrounded fit. The 0.5 / 0.5 of Approaches 1 and 2 is where the 20 tokens per "
+        "parameter rule comes from: it keeps D/N constant as the budget grows.",
+        "zh": "算力变为 {factor} 倍时，按 Kaplan 的拟合，模型变大 {kn} 倍，而词元只增加 {kd} 倍；按 Chinchilla 的方法 3，"
+        "模型变大 {cn} 倍，词元增加 {cd} 倍。GPT-3 175B 只训练了 300B 个词元（每个参数 {g3} 个）；"
+        "Chinchilla 的答案则是 70B 模型配 1.4T 个词元。由式 10 给出的取整后的 α = {alpha}、β = {beta} 可得 "
+        "a = β/(α+β) = {a3}，b = {b3}；表 2 中的 0.46 / 0.54 来自未取整的拟合。方法 1 和 2 的 0.5 / 0.5 正是"
+        "“每个参数 20 个词元”这一经验法则的来源：预算增长时 D/N 保持不变。",
+    },
 }
