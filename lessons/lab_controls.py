@@ -5,7 +5,7 @@ import streamlit as st
 
 import models
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
-from ui import shell, state
+from ui import params, shell, state
 from ui.i18n import names, t
 from ui.params import LAB_D_FF, LAB_D_MODEL, LAB_FIELDS, LAB_HEADS, LAB_LAYERS, LAB_PRESETS, LAB_SCALES
 
@@ -16,11 +16,18 @@ CHOICES = (("norm_position", "norm_position", NORM_POSITIONS), ("norm", "norm", 
            ("attn_scale", "scale", LAB_SCALES))  # fmt: skip
 
 
+def use_preset(side: str, preset: str) -> None:
+    """Set one side's fields to a preset's (and the training recipe, for a preset that names one)."""
+    for name, value in LAB_PRESETS[preset].items():
+        st.session_state[f"{side}_{name}"] = value
+    if preset in params.LAB_PRESET_RECIPES:
+        st.session_state["lab_recipe"] = params.LAB_PRESET_RECIPES[preset]
+
+
 def _apply_preset(side: str) -> None:
     preset = st.session_state.get(f"{side}_preset")
     if preset is not None:
-        for name, value in LAB_PRESETS[preset].items():
-            st.session_state[f"{side}_{name}"] = value
+        use_preset(side, preset)
         st.session_state[f"{side}_preset"] = None
 
 

@@ -123,6 +123,34 @@ def test_presets_and_copy():
     assert lab_config(at, "b") == lab_config(at, "a")
 
 
+def test_induction_preset_sets_the_measured_config_and_recipe():
+    at = lab()
+    at.pills(key="b_preset").set_value("induction").run()
+    assert at.session_state["lab_recipe"] == "induction"
+    cfg = lab_config(at, "b")
+    want = lab_config(at, "a")  # the default A (RoPE, Llama-style) with tied embeddings
+    assert cfg.tie_embeddings and cfg.positional == "rope" and not want.tie_embeddings
+    assert cfg == models.ModelConfig.from_dict({**want.to_dict(), "tie_embeddings": True})
+    assert len([w for w in at.warning if "not measured" in w.value]) == 1  # A (untied) warns, B no longer
+
+
+def test_recipe_on_a_config_that_forms_no_head_warns_and_offers_the_preset():
+    at = lab(lab_recipe="induction")  # both default sides: measured not to form one
+    warned = [w.value for w in at.warning if "not measured to form an induction head" in w.value]
+    assert len(warned) == 2 and "differs from the preset in: Tie embeddings." in warned[0]
+    assert "Positional encoding" in warned[1] and "0.83" in warned[1]
+    at.button(key="a_use_preset").click().run()
+    assert lab_config(at, "a").tie_embeddings and at.session_state["lab_recipe"] == "induction"
+    assert len([w for w in at.warning if "not measured" in w.value]) == 1  # B still warns
+    assert not [b for b in at.button if b.key == "a_use_preset"]
+    at = lab()  # the default recipe: no warning, a note and the same offer
+    assert not at.warning and any("default recipe forms no induction head" in c.value for c in at.caption)
+    at.button(key="a_use_preset").click().run()
+    assert at.session_state["lab_recipe"] == "induction" and lab_config(at, "a").tie_embeddings
+    enc = lab(lab_recipe="induction", a_arch="encoder")  # an encoder has no induction score: nothing to offer
+    assert not [b for b in enc.button if b.key == "a_use_preset"]
+
+
 def train_entry(cfg: models.ModelConfig, steps: int = 20):
     tok = models.load("decoder").tokenizer
     net, hist = variants.train(cfg, tok, cfg.seed, steps)
@@ -200,7 +228,8 @@ def test_snapshot_slider_replays_training():
     scores = titled(at, "Head scores over training")
     assert scores["layout"]["xaxis"]["type"] == "log"
     best = [max(max(r) for r in s) for s in hist.snapshots["induction"]]
-    np.testing.assert_allclose(array(scores["data"][0]["y"]), best)
+    lines = {trace["name"]: array(trace["y"]) for trace in scores["data"]}
+    np.testing.assert_allclose(lines["induction (best head)"], best)
     assert any("Olsson et al. 2022" in c.value for c in at.caption)
     at.select_slider(key="a_snap").set_value(0).run()
     first = array(titled(at, "layer 1, head 1 at step 0")["data"][0]["z"])
