@@ -10,6 +10,11 @@ from ui.i18n import names, t
 from ui.params import LAB_D_FF, LAB_D_MODEL, LAB_FIELDS, LAB_HEADS, LAB_LAYERS, LAB_PRESETS, LAB_SCALES
 
 LAB_MAX_LEN = 128  # the lab's models read at most this many tokens
+# Static CSS (never user text): the preset pills wrap onto a second row instead of scrolling sideways, where
+# the last one ("Induction head forms") was cut off in a half-width column.
+PILLS_CSS = """<style>
+:is(.st-key-a_preset, .st-key-b_preset) [data-testid="stButtonGroup"] > div { flex-wrap: wrap; overflow-x: visible; }
+</style>"""
 # (field, its strings' key under lab.*, options) of the choice fields drawn as select boxes
 CHOICES = (("norm_position", "norm_position", NORM_POSITIONS), ("norm", "norm", NORMS),
            ("activation", "activation", ACTIVATIONS), ("positional", "positional", POSITIONALS),
@@ -63,6 +68,7 @@ def config_controls(side: str, vocab_size: int, per_row: int) -> models.ModelCon
     ss = st.session_state
     if ss[key("n_heads")] % ss[key("n_kv_heads")]:  # a KV-head count must divide the query heads
         ss[key("n_kv_heads")] = ss[key("n_heads")]
+    st.html(PILLS_CSS)
     st.pills(t("lab.preset"), list(LAB_PRESETS), format_func=names("lab.preset"), key=key("preset"),
              on_change=_apply_preset, args=(side,))  # fmt: skip
     widgets = [

@@ -52,9 +52,12 @@ def _scores_figure(scores: dict, step: int, head: tuple[int, int], formed: int |
             name = t("lab.series.head", layer=li + 1, head=hi + 1)
             series.insert(0, viz.Series(name, mine, dash="dot", color=viz.HEAD_COLORS[2]))
     vlines = [(formed + 1, t("lab.formed_line"))] if formed is not None else []
-    side = "left" if formed is not None and step > formed else "right"  # the label away from the current step
+    # The label left of its line (a label to the right widens the x axis, as Plotly fits it in), unless the
+    # current step's line is just left of it: within the ~0.9 decade the label's text takes. The y axis goes
+    # to 1.15 so the label, at the top, sits above every score (at most 1).
+    side = "right" if formed is not None and (formed + 1) / 8 <= step + 1 < formed + 1 else "left"
     return viz.lines(x, series, x_title=t("lab.scores_x"), y_title=t("lab.score"), title=t("lab.scores_fig"),
-                     log_x=True, vlines=vlines, current=step + 1, vline_labels=side, y_range=(0, 1), height=320,
+                     log_x=True, vlines=vlines, current=step + 1, vline_labels=side, y_range=(0, 1.15), height=320,
                      scale=fig_scale)  # fmt: skip
 
 
@@ -81,7 +84,7 @@ def _offer(side: str, recipe: str) -> None:
     if recipe == "induction" and not differ:
         return
     if recipe == "induction":
-        fields = ", ".join(t(f"lab.{FIELD_WORDS[n]}") if n in FIELD_WORDS else n for n in differ)
+        fields = t("lab.field_sep").join(t(f"lab.{FIELD_WORDS[n]}") if n in FIELD_WORDS else n for n in differ)
         st.warning(t("lab.forming_unlikely", fields=fields), icon=":material/warning:")
     else:
         st.caption(t("lab.forming_default"))

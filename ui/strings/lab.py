@@ -338,7 +338,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "head's induction score reaches {threshold}; the best head went from {first} to {best}, now L{layer}H{head}). "
         "Slide from before to after that step: the head's pattern turns from the diagonal band of “the token before” "
         "into an off-diagonal stripe on repeated text (“what came after this token last time”).",
-        "zh": "**要注意看：**归纳头大约在**第 {step} 步**出现（第一个有头的归纳分数达到 {threshold} 的快照；最佳头的分数从 {first} "
+        "zh": "**要注意看**：归纳头大约在**第 {step} 步**出现（第一个有头的归纳分数达到 {threshold} 的快照；最佳头的分数从 {first} "
         "升到 {best}，现在是 L{layer}H{head}）。把滑块从这一步之前拖到之后：在重复的文本上，这个头的模式从“前一个词元”的对角带"
         "变成偏离对角线的一条斜纹（“上次这个词元后面是什么”）。",
     },
@@ -349,7 +349,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.forming_none": {
         "en": "**No induction head formed in this run:** no head's induction score reached {threshold} (best at the "
         "end: {best}).",
-        "zh": "**这次训练没有形成归纳头：**没有任何头的归纳分数达到 {threshold}（最后最佳为 {best}）。",
+        "zh": "**这次训练没有形成归纳头**：没有任何头的归纳分数达到 {threshold}（最后最佳为 {best}）。",
     },
     "lab.forming_unlikely": {
         "en": "**This configuration was not measured to form an induction head.** Measured here, the "
@@ -357,7 +357,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "“Induction head forms” preset: best induction score 0.83 at the end), but not in the same decoder with "
         "untied embeddings (the default A: 0.04) or with learned positions (0.05), nor in B (0.07). This side "
         "differs from the preset in: {fields}.",
-        "zh": "**这个配置没有实测能形成归纳头。**在这里实测：“形成归纳头”方案在 1000 步内能让使用 RoPE、绑定嵌入的解码器"
+        "zh": "**这个配置没有实测能形成归纳头**。在这里实测：“形成归纳头”方案在 1000 步内能让使用 RoPE、绑定嵌入的解码器"
         "长出归纳头（“归纳头形成”配置：最后最佳归纳分数 0.83）；同一个解码器换成不绑定嵌入（默认的 A：0.04）或可学习位置编码"
         "（0.05），以及 B（0.07），都不行。这一侧与该配置不同的是：{fields}。",
     },
@@ -367,6 +367,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "默认方案在 1000 步内形成不了归纳头（默认的 A，在这里实测：最佳归纳分数 0.06）。下面的按钮会设好能形成归纳头的"
         "配置和训练方案。",
     },
+    "lab.field_sep": {"en": ", ", "zh": "、"},
     "lab.use_preset": {"en": "Use the “{preset}” preset", "zh": "改用“{preset}”配置"},
     "lab.forming_encoder": {
         "en": "An encoder cannot copy what follows (it sees both sides), so only the previous-token score is shown; "
