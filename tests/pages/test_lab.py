@@ -240,3 +240,19 @@ def test_snapshot_slider_replays_training():
     assert not at.exception and at.session_state["lab_recipe"] == "induction"
     assert not [s for s in at.select_slider if s.key == "a_snap"]
     assert any("Train this side" in i.value for i in at.info)
+
+
+def test_scores_chart_keeps_its_label_off_the_current_step_and_lines_apart():
+    """The 'induction head' label goes to the side of its line away from the slider's line; the selected
+    head's line is drawn under the best-head line, and left out when it is the best head throughout."""
+    from lessons.lab_snapshots import _scores_figure
+
+    scores = {"step": [0, 100, 600, 700, 1000], "previous_token": [[[0.2, 0.3]]] * 5,
+              "induction": [[[0.1, 0.0]], [[0.1, 0.05]], [[0.3, 0.2]], [[0.6, 0.2]], [[0.8, 0.3]]]}  # fmt: skip
+    side = lambda step: _scores_figure(scores, step, (0, 0), 700, 1.0).figure().layout.annotations[0].xanchor  # noqa: E731
+    assert side(1000) == "right" and side(700) == "right"  # text left of the line: the slider is right of it
+    assert side(600) == "left" and side(0) == "right"  # just left of it: text to the right; far left: no clash
+    names = [tr.name for tr in _scores_figure(scores, 0, (0, 1), 700, 1.0).figure().data]
+    assert names[0] == "induction of L1H2" and names[1] == "induction (best head)"  # under the best line
+    names = [tr.name for tr in _scores_figure(scores, 0, (0, 0), 700, 1.0).figure().data]
+    assert "induction of L1H1" not in names  # L1H1 is the best head at every snapshot: one line
