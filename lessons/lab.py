@@ -8,6 +8,7 @@ import streamlit as st
 
 import models
 import viz
+from lessons.lab_checks import checks
 from lessons.lab_controls import config_controls, copy_buttons
 from lessons.lab_snapshots import forming, recipe_control
 from lessons.lab_training import side_model, training_panel
@@ -130,37 +131,6 @@ def learning(sides, keys) -> None:
     st.markdown(t("lab.loss_explain", **recipe) + extra)
 
 
-def checks(configs, runs, layer: int) -> None:
-    """What the options change, checked live: GQA's shared keys, and the shuffle test."""
-    st.header(t("lab.checks_title"))
-    st.markdown(t("lab.gqa_explain"))
-    cols = st.columns(2, gap="large")
-    gap_max = max(float(runs[s]["key_gaps"][min(layer, configs[s].n_layers - 1)].max()) for s in SIDES) or 1.0
-    for side, col in zip(SIDES, cols, strict=True):
-        cfg, run = configs[side], runs[side]
-        li = min(layer, cfg.n_layers - 1)
-        heads = [str(h + 1) for h in range(cfg.n_heads)]
-        charts.plot(col,
-            viz.value_heatmap(run["key_gaps"][li], heads, heads, index_labels=False,
-                                    x_title=t("lab.query_head"), y_title=t("lab.query_head"),
-                                    hover_name="max |k_i − k_j|", zmin=0, zmax=gap_max, text_fmt=".2f",
-                                    title=t("lab.gaps_fig", side=t(f"lab.side.{side}"), layer=li + 1,
-                                            kv=cfg.kv_heads, heads=cfg.n_heads), scale=fig_scale),
-            key=f"{side}_gaps",
-        )  # fmt: skip
-    st.markdown(t("lab.shuffle_explain"))
-    rows = []
-    for side in SIDES:
-        cfg, run = configs[side], runs[side]
-        verdict = "lab.shuffle.none" if not run["shuffled"] else (
-            "lab.shuffle.equivariant" if run["shuffle"] < 1e-4 else "lab.shuffle.changes")  # fmt: skip
-        rows.append({t("lab.col.side"): t(f"lab.side.{side}"),
-                     t("lab.col.pe"): names("lab.positional")(cfg.positional),
-                     t("lab.col.mask"): t(f"mask.{cfg.default_mask}"), t("lab.col.delta"): f"{run['shuffle']:.2e}",
-                     t("lab.col.verdict"): t(verdict)})  # fmt: skip
-    st.table(rows)
-
-
 def anatomy(configs, sides) -> None:
     """One side's parameters as a treemap, and its module tree."""
     st.header(t("lab.anatomy_title"))
@@ -205,5 +175,5 @@ comparison(configs, sides, keys, runs, layer, head, None if st.session_state["au
 parameters(configs)
 learning(sides, keys)
 forming(configs, sides, cfg_jsons, text, layer, head, fig_scale, recipe_name)
-checks(configs, runs, layer)
+checks(configs, runs, layer, fig_scale)
 anatomy(configs, sides)

@@ -5,22 +5,34 @@ import streamlit as st
 
 import models
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
-from ui import shell, state
+from ui import params, shell, state
 from ui.i18n import names, t
 from ui.params import LAB_D_FF, LAB_D_MODEL, LAB_FIELDS, LAB_HEADS, LAB_LAYERS, LAB_PRESETS, LAB_SCALES
 
 LAB_MAX_LEN = 128  # the lab's models read at most this many tokens
+# Static CSS (never user text): the preset pills wrap onto a second row instead of scrolling sideways, where
+# the last one ("Induction head forms") was cut off in a half-width column.
+PILLS_CSS = """<style>
+:is(.st-key-a_preset, .st-key-b_preset) [data-testid="stButtonGroup"] > div { flex-wrap: wrap; overflow-x: visible; }
+</style>"""
 # (field, its strings' key under lab.*, options) of the choice fields drawn as select boxes
 CHOICES = (("norm_position", "norm_position", NORM_POSITIONS), ("norm", "norm", NORMS),
            ("activation", "activation", ACTIVATIONS), ("positional", "positional", POSITIONALS),
            ("attn_scale", "scale", LAB_SCALES))  # fmt: skip
 
 
+def use_preset(side: str, preset: str) -> None:
+    """Set one side's fields to a preset's (and the training recipe, for a preset that names one)."""
+    for name, value in LAB_PRESETS[preset].items():
+        st.session_state[f"{side}_{name}"] = value
+    if preset in params.LAB_PRESET_RECIPES:
+        st.session_state["lab_recipe"] = params.LAB_PRESET_RECIPES[preset]
+
+
 def _apply_preset(side: str) -> None:
     preset = st.session_state.get(f"{side}_preset")
     if preset is not None:
-        for name, value in LAB_PRESETS[preset].items():
-            st.session_state[f"{side}_{name}"] = value
+        use_preset(side, preset)
         st.session_state[f"{side}_preset"] = None
 
 
@@ -56,6 +68,7 @@ def config_controls(side: str, vocab_size: int, per_row: int) -> models.ModelCon
     ss = st.session_state
     if ss[key("n_heads")] % ss[key("n_kv_heads")]:  # a KV-head count must divide the query heads
         ss[key("n_kv_heads")] = ss[key("n_heads")]
+    st.html(PILLS_CSS)
     st.pills(t("lab.preset"), list(LAB_PRESETS), format_func=names("lab.preset"), key=key("preset"),
              on_change=_apply_preset, args=(side,))  # fmt: skip
     widgets = [

@@ -69,6 +69,10 @@ LAB_DEFAULTS = {
     side: dict(LAB_PRESETS[preset], n_layers=2, d_model=64, n_heads=4, d_ff=256, attn_scale="sqrt", seed=0)
     for side, preset in (("a", "llama"), ("b", "gpt2"))
 }
+# The one configuration measured to grow an induction head within the lab's budget (models.variants.RECIPES):
+# A with tied embeddings, trained by the induction-forming recipe, which picking this preset also picks.
+LAB_PRESETS["induction"] = dict(LAB_DEFAULTS["a"], tie_embeddings=True)
+LAB_PRESET_RECIPES = {"induction": "induction"}
 # The lab's fields before they took ModelConfig's names: links and lesson files already shared use them.
 _LAB_OLD_NAMES = {"layers": "n_layers", "d": "d_model", "heads": "n_heads", "kv": "n_kv_heads", "ff": "d_ff",
                   "scale": "attn_scale", "tie": "tie_embeddings"}  # fmt: skip

@@ -47,6 +47,7 @@ def lines(
     vlines: Sequence[tuple[float, str]] = (),
     hlines: Sequence[tuple[float, str]] = (),
     current: float | None = None,
+    vline_labels: str = "right",
     y_range: tuple[float, float] | None = None,
     height: int | None = None,
     scale: float = 1.0,
@@ -57,8 +58,9 @@ def lines(
     hover) if it has one, then its line. On a log axis a value <= 0 has no place, so it becomes a
     gap (NaN) in the line instead of being dropped silently by Plotly; a reference line at <= 0 on a
     log axis raises ValueError. vlines/hlines are (value, label) pairs, drawn as thin dashed grey
-    lines; current is the value a slider selects, drawn as a solid dark line. y_range is in data
-    units on a log axis too.
+    lines; current is the value a slider selects, drawn as a solid dark line. vline_labels puts the
+    vlines' labels "right" of their lines (the default) or "left" of them, say to keep them off a
+    current line just right of a vline. y_range is in data units on a log axis too.
     """
     if not series:
         raise ValueError("lines needs at least one series")
@@ -123,9 +125,9 @@ def lines(
             yref="paper",
             text=escape(label),
             showarrow=False,
-            xanchor="left",
+            xanchor="right" if vline_labels == "left" else "left",
             yanchor="top",
-            xshift=round(3 * scale),
+            xshift=round(3 * scale) * (-1 if vline_labels == "left" else 1),
             yshift=-round(k * 1.6 * small["size"]),
             font=small,
             bgcolor="rgba(255,255,255,0.8)",

@@ -67,10 +67,13 @@ def test_forming_step():
 
 @pytest.mark.slow
 def test_the_induction_recipe_forms_an_induction_head(tok):
-    """The preset on a 2-layer RoPE decoder with tied embeddings (the lab's A with tying on): about 40 s."""
-    cfg = ModelConfig(arch="decoder", vocab_size=tok.vocab_size, n_layers=2, d_model=64, n_heads=4, n_kv_heads=2,
-                      d_ff=256, norm_position="pre", norm="rmsnorm", activation="swiglu", positional="rope",
-                      max_len=128, tie_embeddings=True, bias=False, seed=0)  # fmt: skip
-    _, hist = variants.train(cfg, tok, seed=0, recipe="induction")
+    """The lab's "Induction head forms" preset (A with tied embeddings, the induction-forming recipe), built
+    as the lab builds it: about 40 s."""
+    from lessons.lab_controls import lab_config
+    from ui.params import LAB_PRESET_RECIPES, LAB_PRESETS
+
+    cfg = lab_config(LAB_PRESETS["induction"], tok.vocab_size)
+    assert cfg.tie_embeddings and cfg.positional == "rope"
+    _, hist = variants.train(cfg, tok, seed=cfg.seed, recipe=LAB_PRESET_RECIPES["induction"])
     best = snapshots.best(hist.snapshots["induction"])
     assert best[-1] >= 0.5 and best[-1] >= 3 * best[0], best

@@ -123,6 +123,34 @@ def test_presets_and_copy():
     assert lab_config(at, "b") == lab_config(at, "a")
 
 
+def test_induction_preset_sets_the_measured_config_and_recipe():
+    at = lab()
+    at.pills(key="b_preset").set_value("induction").run()
+    assert at.session_state["lab_recipe"] == "induction"
+    cfg = lab_config(at, "b")
+    want = lab_config(at, "a")  # the default A (RoPE, Llama-style) with tied embeddings
+    assert cfg.tie_embeddings and cfg.positional == "rope" and not want.tie_embeddings
+    assert cfg == models.ModelConfig.from_dict({**want.to_dict(), "tie_embeddings": True})
+    assert len([w for w in at.warning if "not measured" in w.value]) == 1  # A (untied) warns, B no longer
+
+
+def test_recipe_on_a_config_that_forms_no_head_warns_and_offers_the_preset():
+    at = lab(lab_recipe="induction")  # both default sides: measured not to form one
+    warned = [w.value for w in at.warning if "not measured to form an induction head" in w.value]
+    assert len(warned) == 2 and "differs from the preset in: Tie embeddings." in warned[0]
+    assert "Positional encoding" in warned[1] and "0.83" in warned[1]
+    at.button(key="a_use_preset").click().run()
+    assert lab_config(at, "a").tie_embeddings and at.session_state["lab_recipe"] == "induction"
+    assert len([w for w in at.warning if "not measured" in w.value]) == 1  # B still warns
+    assert not [b for b in at.button if b.key == "a_use_preset"]
+    at = lab()  # the default recipe: no warning, a note and the same offer
+    assert not at.warning and any("default recipe forms no induction head" in c.value for c in at.caption)
+    at.button(key="a_use_preset").click().run()
+    assert at.session_state["lab_recipe"] == "induction" and lab_config(at, "a").tie_embeddings
+    enc = lab(lab_recipe="induction", a_arch="encoder")  # an encoder has no induction score: nothing to offer
+    assert not [b for b in enc.button if b.key == "a_use_preset"]
+
+
 def train_entry(cfg: models.ModelConfig, steps: int = 20):
     tok = models.load("decoder").tokenizer
     net, hist = variants.train(cfg, tok, cfg.seed, steps)
@@ -200,7 +228,8 @@ def test_snapshot_slider_replays_training():
     scores = titled(at, "Head scores over training")
     assert scores["layout"]["xaxis"]["type"] == "log"
     best = [max(max(r) for r in s) for s in hist.snapshots["induction"]]
-    np.testing.assert_allclose(array(scores["data"][0]["y"]), best)
+    lines = {trace["name"]: array(trace["y"]) for trace in scores["data"]}
+    np.testing.assert_allclose(lines["induction (best head)"], best)
     assert any("Olsson et al. 2022" in c.value for c in at.caption)
     at.select_slider(key="a_snap").set_value(0).run()
     first = array(titled(at, "layer 1, head 1 at step 0")["data"][0]["z"])
@@ -211,3 +240,19 @@ def test_snapshot_slider_replays_training():
     assert not at.exception and at.session_state["lab_recipe"] == "induction"
     assert not [s for s in at.select_slider if s.key == "a_snap"]
     assert any("Train this side" in i.value for i in at.info)
+
+
+def test_scores_chart_keeps_its_label_off_the_current_step_and_lines_apart():
+    """The 'induction head' label goes to the side of its line away from the slider's line; the selected
+    head's line is drawn under the best-head line, and left out when it is the best head throughout."""
+    from lessons.lab_snapshots import _scores_figure
+
+    scores = {"step": [0, 100, 600, 700, 1000], "previous_token": [[[0.2, 0.3]]] * 5,
+              "induction": [[[0.1, 0.0]], [[0.1, 0.05]], [[0.3, 0.2]], [[0.6, 0.2]], [[0.8, 0.3]]]}  # fmt: skip
+    side = lambda step: _scores_figure(scores, step, (0, 0), 700, 1.0).figure().layout.annotations[0].xanchor  # noqa: E731
+    assert side(1000) == "right" and side(700) == "right"  # text left of the line: the slider is right of it
+    assert side(600) == "left" and side(0) == "right"  # just left of it: text to the right; far left: no clash
+    names = [tr.name for tr in _scores_figure(scores, 0, (0, 1), 700, 1.0).figure().data]
+    assert names[0] == "induction of L1H2" and names[1] == "induction (best head)"  # under the best line
+    names = [tr.name for tr in _scores_figure(scores, 0, (0, 0), 700, 1.0).figure().data]
+    assert "induction of L1H1" not in names  # L1H1 is the best head at every snapshot: one line

@@ -148,6 +148,15 @@ def test_lines_reference_lines_at_their_values(log):
     assert a1.yshift != a2.yshift  # close lines do not print their labels over each other
 
 
+def test_lines_vline_labels_left_or_right_of_their_lines():
+    kw = dict(x_title="step", y_title="score", vlines=[(700.0, "formed")], current=1000.0)
+    right = lines([1, 10, 1000], [Series("s", np.array([0.1, 0.2, 0.9]))], **kw).figure().layout.annotations[0]
+    left = lines([1, 10, 1000], [Series("s", np.array([0.1, 0.2, 0.9]))], vline_labels="left", **kw)
+    left = left.figure().layout.annotations[0]
+    assert (right.xanchor, left.xanchor) == ("left", "right") and right.x == left.x == 700.0
+    assert right.xshift > 0 > left.xshift  # the label text runs away from the line, on its side
+
+
 def test_lines_y_range_in_data_units_and_log_guards():
     s = [Series("s", np.array([1.0, 10.0, 100.0]))]
     fig = lines([1, 2, 3], s, x_title="i", y_title="σ", log_y=True, y_range=(1e-3, 1e3)).figure()

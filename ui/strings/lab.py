@@ -24,6 +24,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.preset.gpt2": {"en": "GPT-2-style", "zh": "GPT-2 式"},
     "lab.preset.bert": {"en": "BERT-style", "zh": "BERT 式"},
     "lab.preset.vaswani": {"en": "Vaswani 2017", "zh": "Vaswani 2017"},
+    "lab.preset.induction": {"en": "Induction head forms", "zh": "归纳头形成"},
     "lab.arch": {"en": "Architecture", "zh": "架构"},
     "lab.layers": {"en": "Layers", "zh": "层数"},
     "lab.layers_help": {
@@ -314,8 +315,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "紧随其后的词元的平均注意力，R 是模型没见过的随机片段）和**前一词元分数**（在留出句子上，每个位置对前一个位置的平均注意力）。",
     },
     "lab.forming_untrained": {
-        "en": "Train this side to replay how its heads form (the induction-forming recipe grows an induction head).",
-        "zh": "训练这一侧，即可回放它的注意力头如何形成（“形成归纳头”方案会长出归纳头）。",
+        "en": "Train this side to replay how its heads form.",
+        "zh": "训练这一侧，即可回放它的注意力头如何形成。",
     },
     "lab.forming_old": {
         "en": "These weights were saved without snapshots: train the variant again to replay its training.",
@@ -342,7 +343,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "head's induction score reaches {threshold}; the best head went from {first} to {best}, now L{layer}H{head}). "
         "Slide from before to after that step: the head's pattern turns from the diagonal band of “the token before” "
         "into an off-diagonal stripe on repeated text (“what came after this token last time”).",
-        "zh": "**要注意看：**归纳头大约在**第 {step} 步**出现（第一个有头的归纳分数达到 {threshold} 的快照；最佳头的分数从 {first} "
+        "zh": "**要注意看**：归纳头大约在**第 {step} 步**出现（第一个有头的归纳分数达到 {threshold} 的快照；最佳头的分数从 {first} "
         "升到 {best}，现在是 L{layer}H{head}）。把滑块从这一步之前拖到之后：在重复的文本上，这个头的模式从“前一个词元”的对角带"
         "变成偏离对角线的一条斜纹（“上次这个词元后面是什么”）。",
     },
@@ -352,13 +353,27 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lab.forming_none": {
         "en": "**No induction head formed in this run:** no head's induction score reached {threshold} (best at the "
-        "end: {best}). The default recipe is too short for one; try the induction-forming recipe. Measured here, it "
-        "forms one in a RoPE decoder with tied embeddings (A's settings with tying on), not in the untied default A "
-        "nor in B with learned positions, within its 1000 steps.",
-        "zh": "**这次训练没有形成归纳头：**没有任何头的归纳分数达到 {threshold}（最后最佳为 {best}）。默认方案太短，形成不了；"
-        "试试“形成归纳头”方案。在这里实测：它在 1000 步内能让使用 RoPE、共享嵌入的解码器（A 的设置再打开共享嵌入）形成归纳头，"
-        "但不共享嵌入的默认 A 和使用可学习位置编码的 B 都不行。",
+        "end: {best}).",
+        "zh": "**这次训练没有形成归纳头**：没有任何头的归纳分数达到 {threshold}（最后最佳为 {best}）。",
     },
+    "lab.forming_unlikely": {
+        "en": "**This configuration was not measured to form an induction head.** Measured here, the "
+        "induction-forming recipe grows one within its 1000 steps in a RoPE decoder with tied embeddings (the "
+        "“Induction head forms” preset: best induction score 0.83 at the end), but not in the same decoder with "
+        "untied embeddings (the default A: 0.04) or with learned positions (0.05), nor in B (0.07). This side "
+        "differs from the preset in: {fields}.",
+        "zh": "**这个配置没有实测能形成归纳头**。在这里实测：“形成归纳头”方案在 1000 步内能让使用 RoPE、绑定嵌入的解码器"
+        "长出归纳头（“归纳头形成”配置：最后最佳归纳分数 0.83）；同一个解码器换成不绑定嵌入（默认的 A：0.04）或可学习位置编码"
+        "（0.05），以及 B（0.07），都不行。这一侧与该配置不同的是：{fields}。",
+    },
+    "lab.forming_default": {
+        "en": "The default recipe forms no induction head in 1000 steps (the default A, measured here: best induction "
+        "score 0.06). The button below sets a configuration and the recipe that do.",
+        "zh": "默认方案在 1000 步内形成不了归纳头（默认的 A，在这里实测：最佳归纳分数 0.06）。下面的按钮会设好能形成归纳头的"
+        "配置和训练方案。",
+    },
+    "lab.field_sep": {"en": ", ", "zh": "、"},
+    "lab.use_preset": {"en": "Use the “{preset}” preset", "zh": "改用“{preset}”配置"},
     "lab.forming_encoder": {
         "en": "An encoder cannot copy what follows (it sees both sides), so only the previous-token score is shown; "
         "its best head ends at {prev}.",
