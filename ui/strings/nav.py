@@ -15,5 +15,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.guides": {"en": "Guided lessons", "zh": "引导式课程"},
     "nav.heads": {"en": "What each head does", "zh": "每个注意力头在做什么"},
     "nav.scaling": {"en": "Model size & scaling laws", "zh": "模型规模与缩放定律"},
-    "nav.lens": {"en": "Logit lens & knock-out", "zh": "Logit lens 与注意力头消融"},
+    "nav.lens": {"en": "Logit lens & knock-out", "zh": "Logit lens 与头消融"},
 }
