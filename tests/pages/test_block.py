@@ -23,7 +23,7 @@ def test_the_norm_figures_are_models_norms_on_the_prompt():
     mean = titled(at, "Mean of each token")
     np.testing.assert_allclose(array(mean["data"][0]["y"]), c.before[0], rtol=1e-6)
     np.testing.assert_allclose(array(mean["data"][2]["y"]), c.after["layernorm"][0], atol=1e-9)
-    change = titled(at, "normalised vectors change")
+    change = titled(at, "normalised vectors when the batch")
     np.testing.assert_allclose(array(change["data"][0]["y"]), c.change_others["batchnorm"], rtol=1e-6)
     assert array(change["data"][0]["y"]).min() > 0
     assert np.all(array(change["data"][2]["y"]) == 0) and np.all(array(change["data"][3]["y"]) == 0)

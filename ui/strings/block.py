@@ -27,7 +27,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "向量是玩具解码器第一层的输入（词嵌入 × √d_model + 正弦位置编码），d_model = {d}。然后用三种归一化，"
         "增益均为 1、偏置均为 0：\n"
         "- **BatchNorm**（Ioffe & Szegedy 2015；训练模式下的 `nn.BatchNorm1d`）：对 {d} 个特征中的每一个，"
-        "在**整个批次的所有句子、所有位置上（包括 `[PAD]`）**求均值和方差。\n"
+        "在**整个批次的所有句子、所有位置上**（包括 `[PAD]`）求均值和方差。\n"
         "- **LayerNorm**（Ba 等 2016；`nn.LayerNorm`）：对每个词元，在它自己的 **{d} 个特征（d_model）上**"
         "求均值和方差。并不是某些讲义所说的“沿序列方向”：不涉及任何其他词元。\n"
         "- **RMSNorm**（Zhang & Sennrich 2019；Llama）：每个词元除以其特征的均方根，**不减去均值**。",
@@ -63,8 +63,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "都没有被固定。",
     },
     "block.change_title": {
-        "en": "How much your prompt's normalised vectors change when the rest of the batch changes",
-        "zh": "批次其余部分改变时，你的输入归一化后的向量变化多少",
+        "en": "Your prompt's normalised vectors when the batch changes",
+        "zh": "批次改变时，你的输入归一化后的向量",
     },
     "block.y_change": {"en": "‖y_A − y_changed‖ / ‖y_A‖", "zh": "‖y_A − y_改变后‖ / ‖y_A‖"},
     "block.series_others": {"en": "{kind}: other sentences (batch B)", "zh": "{kind}：换成其他句子（批次 B）"},
