@@ -69,6 +69,9 @@ PAGES = {
                     ("layer", "segmented_control", "layer", [1, 0]),
                     ("qk colour", "segmented_control", "qk_color", ["kind", "position"])]),
               ({"model": "encoder"}, [])],
+    # block: the gradient experiment and the timings are computed once per process; a prompt reruns the norms
+    "block": [({}, [("head", "segmented_control", "head", [1, 2, 3, 0]),
+                    ("layer", "segmented_control", "layer", [1, 0])])],
 }  # fmt: skip
 
 

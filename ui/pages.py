@@ -24,6 +24,7 @@ LESSONS = [
     Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:"),
     Lesson("positional", "lessons/positional.py", ":material/waves:"),
     Lesson("softmax", "lessons/softmax.py", ":material/thermostat:"),
+    Lesson("block", "lessons/block.py", ":material/tune:"),
     Lesson("generate", "lessons/generate.py", ":material/edit_note:"),
     Lesson("translate", "lessons/translate.py", ":material/translate:", prompt=False),
     Lesson("mlm", "lessons/mlm.py", ":material/question_mark:"),

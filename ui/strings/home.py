@@ -91,4 +91,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力头图鉴：给每个头按前一个词元、归纳、重复词元、首词元、弥散打分，附阈值与出处；"
         "再把一个头的查询和键画成分布图（AttentionViz）。",
     },
+    "home.block": {
+        "en": "One padded batch normalised by BatchNorm, LayerNorm and RMSNorm; pre- vs post-norm gradients at "
+        "initialisation (why post-norm needs warm-up); additive vs scaled dot-product attention on the same q, k.",
+        "zh": "同一个填充批次分别用 BatchNorm、LayerNorm、RMSNorm 归一化；pre-norm 与 post-norm 在初始化时的梯度"
+        "（post-norm 为什么需要预热）；同一组 q、k 上的加性注意力与缩放点积注意力。",
+    },
 }
