@@ -28,6 +28,7 @@ from . import (
     similarity,
     softmax,
     step,
+    tokens,
     translate,
     weights,
 )
@@ -35,5 +36,5 @@ from . import (
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
     for module in (attn, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks, mlm, model, nav, part,
-                   positional, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
+                   positional, prompt, rank, scaling, shell, similarity, softmax, step, tokens, translate, weights)
 }  # fmt: skip

@@ -91,4 +91,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力头图鉴：给每个头按前一个词元、归纳、重复词元、首词元、弥散打分，附阈值与出处；"
         "再把一个头的查询和键画成分布图（AttentionViz）。",
     },
+    "home.tokens": {
+        "en": "Byte-pair encoding replayed merge by merge on your prompt; vocabulary size against sequence length; "
+        "English vs Chinese tokens per character; the “¾ word per token” rule measured.",
+        "zh": "在你的输入上逐条重放字节对编码（BPE）的合并；词表大小与序列长度；英文与中文每个字符的词元数；实测“一个词元约 ¾ 个单词”。",
+    },
 }
