@@ -25,6 +25,8 @@ def replay_section(settings: state.Settings, tokenizer, text: str) -> None:
     if n == 0:
         st.info(t("tokens.no_merges", tokens=len(r.start)))
         shell.token_chips(strs(r.final[:CHIPS]), caption=t("tokens.chips"))
+        if len(r.final) > CHIPS:
+            st.caption(t("tokens.shown_first", shown=CHIPS, n=len(r.final)))
         return
     state.ensure("tok_step")
     if st.session_state.get("_tok_text", text) != text:  # a new prompt opens on its final tokenization

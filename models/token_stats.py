@@ -7,8 +7,8 @@ vocabulary reached can be below the one asked for. Lengths are measured on held-
 toy language (sentences that are not in the training corpus).
 
 Counting rules, the same everywhere on the page: a *word* is a whitespace-separated piece containing
-at least one letter or digit (so "." alone is not a word; Chinese, written without spaces, is not
-counted in words); a *character* is a Unicode code point, spaces included (the unit of OpenAI's
+at least one letter or digit (so "." alone is not a word; Chinese, written without spaces, is measured
+per character instead); a *character* is a Unicode code point, spaces included (the unit of OpenAI's
 "1 token ≈ 4 characters").
 """
 

@@ -3,11 +3,12 @@ once per process; a replay and the counts on a prompt are small and cached per t
 
 from __future__ import annotations
 
+import os
 import re
 
 import streamlit as st
 
-from models import bpe_replay, data, token_stats
+from models import bpe_replay, checkpoints, data, token_stats
 from models.loading import shipped_tokenizer
 from models.pretrained import MissingPretrained, model_dir
 
@@ -58,10 +59,14 @@ def lesson_text() -> dict[str, str]:
     return out
 
 
-@st.cache_resource(show_spinner=False)
 def tokenizers() -> dict:
     """name -> tokenizer: the shipped BPE, MiniLM's WordPiece (if installed), each published model's own
     tokenizer.json in $ATTENTION_LAB_MODELS (the file alone; no weights are read)."""
+    return _tokenizers(os.environ.get(checkpoints.MODELS_ENV, ""))
+
+
+@st.cache_resource(show_spinner=False)
+def _tokenizers(roots: str) -> dict:  # roots: the cache key (local_models() reads the same variable)
     out = {"bpe": shipped_tokenizer()}
     try:
         wp = token_stats.folder_tokenizer(model_dir())
@@ -79,6 +84,10 @@ def tokenizers() -> dict:
     return out
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
 def counts(name: str, text: str) -> token_stats.Counts:
-    return token_stats.count(tokenizers()[name], text)
+    return _counts(os.environ.get(checkpoints.MODELS_ENV, ""), name, text)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _counts(roots: str, name: str, text: str) -> token_stats.Counts:
+    return token_stats.count(_tokenizers(roots)[name], text)
