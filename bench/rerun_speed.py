@@ -67,6 +67,8 @@ PAGES = {
                     ("layer", "segmented_control", "layer", [1, 0]),
                     ("qk colour", "segmented_control", "qk_color", ["kind", "position"])]),
               ({"model": "encoder"}, [])],
+    # tokens: the BPE replay per prompt; the vocabulary sweep trains once per process (timed in the page's table)
+    "tokens": [({}, [("merge step", "slider", "tok_step", [5, 10, 20, 0])])],
 }  # fmt: skip
 
 
