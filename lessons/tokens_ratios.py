@@ -52,7 +52,7 @@ def rule_section(settings: state.Settings) -> None:
     app = token_loaders.lesson_text()["en"]
     on_toy = {k: token_loaders.counts(k, toy) for k in toks}
     on_app = {k: token_loaders.counts(k, app) for k in toks}
-    c1, c2 = st.columns([2, 3])
+    c1, c2 = st.columns([1, 1])
     wpt = np.array([on_app[k].words_per_token for k in toks])
     charts.plot(
         c1,
@@ -70,7 +70,7 @@ def rule_section(settings: state.Settings) -> None:
         ),
         key="tok_rule",
     )
-    c2.dataframe(
+    st.dataframe(
         {
             t("tokens.col_tokenizer"): [_name(k) for k in toks],
             t("tokens.col_toy_wpt"): [f"{on_toy[k].words_per_token:.3f}" for k in toks],

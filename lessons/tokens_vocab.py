@@ -51,7 +51,7 @@ def vocab_section(settings: state.Settings) -> None:
         ),
         key="tok_vocab",
     )
-    c2.dataframe(
+    st.dataframe(
         {
             t("tokens.col_requested"): [r.requested for r in rows],
             t("tokens.col_reached"): [r.reached for r in rows],

@@ -165,8 +165,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "tokens.col_app_wpt": {"en": "app's English: words / token", "zh": "应用英文：单词/词元"},
     "tokens.col_app_cpt": {"en": "app's English: characters / token", "zh": "应用英文：字符/词元"},
     "tokens.rule_chart": {
-        "en": "Words per token on the app's English text, beside the ¾ rule",
-        "zh": "应用英文文本上每个词元的单词数，与 ¾ 法则对照",
+        "en": "Words per token (app's English) vs the ¾ rule",
+        "zh": "每个词元的单词数（应用英文）与 ¾ 法则",
     },
     "tokens.y_wpt": {"en": "words per token", "zh": "每个词元的单词数"},
     "tokens.rule_line": {"en": "rule of thumb: 0.75", "zh": "经验法则：0.75"},
