@@ -72,6 +72,8 @@ PAGES = {
     # block: the gradient experiment and the timings are computed once per process; a prompt reruns the norms
     "block": [({}, [("head", "segmented_control", "head", [1, 2, 3, 0]),
                     ("layer", "segmented_control", "layer", [1, 0])])],
+    # tokens: the BPE replay per prompt; the vocabulary sweep trains once per process (timed in the page's table)
+    "tokens": [({}, [("merge step", "slider", "tok_step", [5, 10, 20, 0])])],
 }  # fmt: skip
 
 

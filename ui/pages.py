@@ -20,6 +20,7 @@ class Lesson:
 LESSONS = [
     Lesson("guides", "lessons/guides.py", ":material/school:", prompt=False),
     Lesson("explorer", "lessons/explorer.py", ":material/grid_on:"),
+    Lesson("tokens", "lessons/tokens.py", ":material/segment:"),
     Lesson("masks", "lessons/masks.py", ":material/filter_alt:"),
     Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:"),
     Lesson("positional", "lessons/positional.py", ":material/waves:"),

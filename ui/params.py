@@ -295,5 +295,6 @@ PARAMS |= {
     "ko_layer": one_based(1),  # layer 2: where the toy decoder's induction heads are
     "ko_heads": Param([0], one_based_list, lambda v: ",".join(str(h + 1) for h in v)),
     "ko_mode": Param("zero", choice("zero", "uniform")),
+    "tok_step": Param(1_000_000, int_in(0, 1_000_000)),  # BPE replay step (clamped to the prompt's last step)
 }
 SHARED = ["lang", "model", "weights", "present", "prompt", "tables"]

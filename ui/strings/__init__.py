@@ -29,12 +29,14 @@ from . import (
     similarity,
     softmax,
     step,
+    tokens,
     translate,
     weights,
 )
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks, mlm, model, nav, part,
-                   positional, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
+    for module in (attn, block, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks,
+                   mlm, model, nav, part, positional, prompt, rank, scaling, shell, similarity, softmax, step,
+                   tokens, translate, weights)
 }  # fmt: skip

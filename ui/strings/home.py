@@ -97,4 +97,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "同一个填充批次分别用 BatchNorm、LayerNorm、RMSNorm 归一化；pre-norm 与 post-norm 在初始化时的梯度"
         "（post-norm 为什么需要预热）；同一组 q、k 上的加性注意力与缩放点积注意力。",
     },
+    "home.tokens": {
+        "en": "Byte-pair encoding replayed merge by merge on your prompt; vocabulary size against sequence length; "
+        "English vs Chinese tokens per character; the “¾ word per token” rule measured.",
+        "zh": "在你的输入上逐条重放字节对编码（BPE）的合并；词表大小与序列长度；英文与中文每个字符的词元数；实测“一个词元约 ¾ 个单词”。",
+    },
 }

@@ -17,4 +17,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.scaling": {"en": "Model size & scaling laws", "zh": "模型规模与缩放定律"},
     "nav.lens": {"en": "Logit lens & knock-out", "zh": "Logit lens 与头消融"},
     "nav.block": {"en": "Norms & attention scores", "zh": "归一化与注意力打分"},
+    "nav.tokens": {"en": "Tokenization", "zh": "分词"},
 }
