@@ -21,6 +21,7 @@ from . import (
     nav,
     part,
     positional,
+    posttrain,
     prompt,
     rank,
     scaling,
@@ -35,5 +36,5 @@ from . import (
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
     for module in (attn, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks, mlm, model, nav, part,
-                   positional, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
+                   positional, posttrain, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
 }  # fmt: skip

@@ -91,4 +91,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力头图鉴：给每个头按前一个词元、归纳、重复词元、首词元、弥散打分，附阈值与出处；"
         "再把一个头的查询和键画成分布图（AttentionViz）。",
     },
+    "home.posttrain": {
+        "en": "Fine-tune the toy decoder on a few demonstrations (SFT), then on comparisons (DPO, β = 0.1, a frozen "
+        "SFT model as reference): log-probabilities of chosen vs rejected answers on held-out pairs, before and after; "
+        "where RLHF's reward model and PPO sit.",
+        "zh": "在少量示范上微调玩具解码器（监督微调 SFT），再在比较数据上训练（DPO，β = 0.1，以冻结的 SFT 模型为参考模型）："
+        "留出数据上选中与拒绝答案的对数概率在训练前后的变化；以及 RLHF 的奖励模型和 PPO 处在哪一步。",
+    },
 }
