@@ -22,53 +22,51 @@ def results_section(results: dict, fig_scale: float) -> None:
     n = len(results["held"]["base"]["chosen"])
     st.markdown(t("posttrain.results_explain", n=n))
     s = {stage: P.summary(results, stage) for stage in P.STAGES}
+    stage_col = t("posttrain.col_stage")
+    names = [t(f"posttrain.stage_{stage}") for stage in P.STAGES]
     rows = [
         {
-            t("posttrain.col_stage"): t(f"posttrain.stage_{stage}"),
+            stage_col: name,
             t("posttrain.col_mean_chosen"): f"{v['chosen']:.2f}",
             t("posttrain.col_mean_rejected"): f"{v['rejected']:.2f}",
             t("posttrain.col_margin"): f"{v['margin']:+.2f}",
             t("posttrain.col_accuracy"): _pct(v["accuracy"]),
-            t("posttrain.col_reward_chosen"): f"{v['reward_chosen']:+.3f}",
-            t("posttrain.col_reward_rejected"): f"{v['reward_rejected']:+.3f}",
         }
-        for stage, v in s.items()
+        for name, v in zip(names, s.values(), strict=True)
     ]
     st.table(rows, hide_index=True)
     left, right = st.columns([3, 2])
-    charts.plot(
-        left,
-        viz.bars(
-            np.array([s[stage]["chosen"] for stage in P.STAGES]),
-            [t(f"posttrain.stage_{stage}") for stage in P.STAGES],
-            x_title=t("posttrain.col_stage"),
-            y_title=t("posttrain.chart_y"),
-            title=t("posttrain.chart_title", n=n),
-            reference=np.array([s[stage]["rejected"] for stage in P.STAGES]),
-            names_shown=(t("posttrain.col_chosen"), t("posttrain.col_rejected")),
-            text_fmt=".1f",
-            scale=fig_scale,
-        ),
-        key="pt_bars",
-    )
+    x = np.arange(len(P.STAGES), dtype=float)
+    chart = viz.lines(
+        x,
+        [viz.Series(t("posttrain.col_chosen"), np.array([v["chosen"] for v in s.values()])),
+         viz.Series(t("posttrain.col_rejected"), np.array([v["rejected"] for v in s.values()]), dash="dash")],
+        x_title=stage_col,
+        y_title=t("posttrain.chart_y"),
+        title=t("posttrain.chart_title", n=n),
+        height=360,
+        scale=fig_scale,
+    )  # fmt: skip
+    charts.plot(left, chart.update_xaxes(tickvals=x.tolist(), ticktext=names), key="pt_dots")
     b, f, d = s["base"], s["sft"], s["dpo"]
     right.markdown(
-        t(
-            "posttrain.reading",
-            base_w=f"{b['chosen']:.2f}",
-            sft_w=f"{f['chosen']:.2f}",
-            base_acc=_pct(b["accuracy"]),
-            sft_acc=_pct(f["accuracy"]),
-            sft_m=f"{f['margin']:+.2f}",
-            dpo_m=f"{d['margin']:+.2f}",
-            dpo_acc=_pct(d["accuracy"]),
-            dpo_w=f"{d['chosen']:.2f}",
-            sft_l=f"{f['rejected']:.2f}",
-            dpo_l=f"{d['rejected']:.2f}",
-        )
-    )
+        t("posttrain.reading", base_w=f"{b['chosen']:.2f}", sft_w=f"{f['chosen']:.2f}", base_acc=_pct(b["accuracy"]),
+          sft_acc=_pct(f["accuracy"]), sft_m=f"{f['margin']:+.2f}", dpo_m=f"{d['margin']:+.2f}",
+          dpo_acc=_pct(d["accuracy"]), dpo_w=f"{d['chosen']:.2f}", sft_l=f"{f['rejected']:.2f}",
+          dpo_l=f"{d['rejected']:.2f}")
+    )  # fmt: skip
     train = P.summary(results, "dpo", on="train_dpo")
     st.markdown(t("posttrain.reward_explain", train_acc=_pct(train["accuracy"]), held_acc=_pct(d["accuracy"])))
+    rewards = [
+        {
+            stage_col: name,
+            t("posttrain.col_reward_chosen"): f"{v['reward_chosen']:+.3f}",
+            t("posttrain.col_reward_rejected"): f"{v['reward_rejected']:+.3f}",
+            t("posttrain.col_reward_margin"): f"{v['reward_chosen'] - v['reward_rejected']:+.3f}",
+        }
+        for name, v in zip(names, s.values(), strict=True)
+    ]
+    st.table(rewards, hide_index=True)
     losses = results["losses"]
     n_sft, n_dpo = len(losses["sft"]), len(losses["dpo"])
     x = np.arange(1, n_sft + n_dpo + 1, dtype=float)
@@ -104,7 +102,7 @@ def generations_section(results: dict, held: list[P.Pair]) -> None:
             t("posttrain.col_correct"): shell.code_span(p.chosen),
             **{t(f"posttrain.stage_{stage}"): shell.code_span(gens[stage][i]) for stage in P.STAGES},
         }
-        for i, p in enumerate(held[: len(gens["base"])])
+        for i, p in enumerate(P.shown(held))
     ]
     st.table(rows, hide_index=True)
 

@@ -201,6 +201,12 @@ def greedy(net: Transformer, tok: BPETokenizer, prompt: str, max_new_tokens: int
 
 
 STAGES = ("base", "sft", "dpo")
+N_SHOWN = 3  # held-out prompts of each question whose greedy answers the page shows
+
+
+def shown(held: list[Pair]) -> list[Pair]:
+    """The first held-out prompts of each question (who gave, then who got), for the examples table."""
+    return [p for kind in QUESTIONS.values() for p in [q for q in held if kind[:8] in q.prompt][:N_SHOWN]]
 
 
 def post_train(base: Transformer, tok: BPETokenizer, seed: int = SEED, recipe: dict | None = None, report=None):
@@ -239,7 +245,7 @@ def post_train(base: Transformer, tok: BPETokenizer, seed: int = SEED, recipe: d
         "held": {s: measure(n, tok, held) for s, n in nets.items()},
         "train_dpo": {s: measure(n, tok, dpo_pairs) for s, n in nets.items()},
         "losses": {"sft": sft_losses, "dpo": dpo_losses},
-        "generations": {s: [greedy(n, tok, p.prompt) for p in held[:6]] for s, n in nets.items()},
+        "generations": {s: [greedy(n, tok, p.prompt) for p in shown(held)] for s, n in nets.items()},
         "seconds": round(time.time() - t0, 2),
     }
     return {"sft": sft, "dpo": dpo}, results

@@ -30,7 +30,7 @@ from .loading import WEIGHTS_DIR, file_digest, load, shipped_tokenizer
 from .transformer import Transformer
 from .variants import cache_root
 
-VERSION = 1  # bump when the demo's code changes: old entries then no longer match
+VERSION = 2  # bump when the demo's code changes: old entries then no longer match
 SUFFIX = ".pt"
 
 

@@ -67,9 +67,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The saved result could not be read and was deleted ({error}); train again.",
         "zh": "保存的结果无法读取，已删除（{error}）；请重新训练。",
     },
-    "posttrain.stage_base": {"en": "base (pretrained)", "zh": "基础模型（预训练）"},
-    "posttrain.stage_sft": {"en": "after SFT", "zh": "监督微调后"},
-    "posttrain.stage_dpo": {"en": "after DPO", "zh": "DPO 后"},
+    "posttrain.stage_base": {"en": "base", "zh": "基础模型"},
+    "posttrain.stage_sft": {"en": "SFT", "zh": "SFT 后"},
+    "posttrain.stage_dpo": {"en": "SFT + DPO", "zh": "DPO 后"},
     "posttrain.results_title": {"en": "Chosen vs rejected, on held-out pairs", "zh": "选中与拒绝：留出数据上的结果"},
     "posttrain.results_explain": {
         "en": "log π(y|x) is the log-probability of an answer (its tokens and the final [EOS]) given the prompt, "
@@ -85,6 +85,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "posttrain.col_accuracy": {"en": "preference accuracy", "zh": "偏好准确率"},
     "posttrain.col_reward_chosen": {"en": "implicit reward, chosen", "zh": "隐式奖励（选中）"},
     "posttrain.col_reward_rejected": {"en": "implicit reward, rejected", "zh": "隐式奖励（拒绝）"},
+    "posttrain.col_reward_margin": {"en": "difference", "zh": "差值"},
     "posttrain.chart_title": {
         "en": "Mean log π over {n} held-out pairs",
         "zh": "{n} 条留出比较上的平均 log π",
@@ -100,12 +101,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "log π(选中) 从 {sft_w} 变为 {dpo_w}，而 log π(拒绝) 从 {sft_l} 变为 {dpo_l}。",
     },
     "posttrain.reward_explain": {
-        "en": "The **implicit reward** of an answer is β·log(π(y|x)/π_ref(y|x)) with the SFT model as π_ref (so it "
+        "en": "Below, the **implicit reward** of an answer is β·log(π(y|x)/π_ref(y|x)) with the SFT model as π_ref (so it "
         "is 0 for the SFT model itself): DPO's loss is −log σ(reward(chosen) − reward(rejected)), a logistic "
         "classifier on the same comparisons a reward model would be trained on (Rafailov et al. 2023, "
         "*Direct Preference Optimization: Your Language Model is Secretly a Reward Model*). Also measured on the "
         "DPO training pairs: accuracy {train_acc}, held-out {held_acc}.",
-        "zh": "一个答案的**隐式奖励**是 β·log(π(y|x)/π_ref(y|x))，其中 π_ref 是 SFT 模型（所以 SFT 模型自身的隐式奖励为 0）："
+        "zh": "下表中，一个答案的**隐式奖励**是 β·log(π(y|x)/π_ref(y|x))，其中 π_ref 是 SFT 模型（所以 SFT 模型自身的隐式奖励为 0）："
         "DPO 的损失是 −log σ(奖励(选中) − 奖励(拒绝))，也就是在奖励模型本会用到的同一批比较数据上训练的一个逻辑回归分类器"
         "（Rafailov 等，2023，*Direct Preference Optimization: Your Language Model is Secretly a Reward Model*）。"
         "在 DPO 训练数据上测得的准确率为 {train_acc}，留出数据上为 {held_acc}。",
