@@ -15,6 +15,7 @@ reference π_ref the frozen SFT model, β = 0.1, log-probabilities summed over t
 from __future__ import annotations
 
 import copy
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -61,9 +62,11 @@ def make_pair(giver: str, receiver: str, thing: str, kind: str) -> Pair:
     return Pair(prompt, f" {right} .", f" {wrong} .", (giver, receiver, thing))
 
 
+@functools.cache
 def split(seed: int = SEED) -> tuple[list[Pair], list[Pair], list[Pair]]:
     """(SFT demonstrations, DPO training comparisons, held-out comparisons): three disjoint sets of
-    stories drawn from the toy language's names and things; each story is asked one question."""
+    stories drawn from the toy language's names and things; each story is asked one question. Cached: the
+    page reads it on every rerun (10 ms to build); callers must not mutate the lists."""
     rng = random.Random(seed + 4242)
     stories = [(a, b, t) for a in data.NAMES for b in data.NAMES if a != b for t in data.THINGS]
     rng.shuffle(stories)
@@ -187,17 +190,22 @@ def measure(net: Transformer, tok: BPETokenizer, pairs: list[Pair]) -> dict[str,
 
 @torch.no_grad()
 def greedy(net: Transformer, tok: BPETokenizer, prompt: str, max_new_tokens: int = 4) -> str:
-    """The greedy continuation of a prompt (no KV cache: a handful of tokens on a tiny model)."""
+    """The greedy continuation of a prompt, up to max_new_tokens or [EOS], with a KV cache: the prompt is
+    run once, then one token per step (36 ms -> a few ms for a 64-token prompt on this machine)."""
     net.eval()
     ids = [BOS, *tok.encode(prompt)][-(net.cfg.max_len - max_new_tokens) :]
-    start = len(ids)
+    first = len(ids)
+    new, past = torch.tensor([ids]), None
     for _ in range(max_new_tokens):
-        x = torch.tensor([ids])
-        logits = net(x, causal(x.shape[1]), net.cfg.scale)[0, -1]
-        ids.append(int(logits.argmax()))
+        start = len(ids) - new.shape[1]
+        mask = causal(new.shape[1], len(ids))  # (T_new, T_all)
+        x, recs, _ = net.run_stack(net.decoder, new, mask, net.cfg.scale, past=past, start=start)
+        past = [r["present"] for r in recs]
+        ids.append(int(net.logits(net.dec_norm(x[0, -1])).argmax()))
         if ids[-1] == EOS:
             break
-    return tok.decode(ids[start:])
+        new = torch.tensor([[ids[-1]]])
+    return tok.decode(ids[first:])
 
 
 STAGES = ("base", "sft", "dpo")

@@ -119,3 +119,15 @@ def test_an_unwritable_cache_folder_is_reported(tmp_path):
     blocker.write_text("")
     assert posttrain_run.writable(blocker) is not None  # a folder cannot be made under a file
     assert posttrain_run.writable(tmp_path) is None
+
+
+def test_greedy_with_the_kv_cache_matches_full_forward_passes(base):
+    prompt = P.split()[2][0].prompt
+    ids = [models.tokenizer.BOS, *base.tokenizer.encode(prompt)]
+    for _ in range(4):  # no cache: the whole sequence each step
+        x = torch.tensor([ids])
+        ids.append(int(base.net(x, models.causal(x.shape[1]), base.config.scale)[0, -1].argmax()))
+        if ids[-1] == models.tokenizer.EOS:
+            break
+    n_prompt = 1 + len(base.tokenizer.encode(prompt))
+    assert P.greedy(base.net, base.tokenizer, prompt) == base.tokenizer.decode(ids[n_prompt:])
