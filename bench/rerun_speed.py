@@ -74,6 +74,8 @@ PAGES = {
                     ("layer", "segmented_control", "layer", [1, 0])])],
     # tokens: the BPE replay per prompt; the vocabulary sweep trains once per process (timed in the page's table)
     "tokens": [({}, [("merge step", "slider", "tok_step", [5, 10, 20, 0])])],
+    # posttrain: a pre-built entry (a short run in a temporary cache); its own prompt box, greedy answers of 3 models
+    "posttrain": [({}, [])],
 }  # fmt: skip
 
 
@@ -112,6 +114,19 @@ def trained_lab_entry(seed: int = 5, steps: int = 30) -> None:
     variants.save(net, hist, seed, variants.entry_path(variants.variant_key(cfg, seed), variants.cache_root()))
 
 
+def trained_posttrain_entry() -> None:
+    """The post-training page's entry from a short run (4 + 4 steps), in a temporary cache."""
+    import os
+    import tempfile
+
+    from models import posttrain, posttrain_run, variants
+
+    os.environ.setdefault(variants.CACHE_ENV, tempfile.mkdtemp(prefix="bench-posttrain-"))
+    base = models.load("decoder")
+    nets, results = posttrain.post_train(base.net, TOKENIZER, recipe={"sft_steps": 4, "dpo_steps": 4})
+    posttrain_run.save(nets, results, posttrain_run.entry_path(posttrain_run.entry_key(), variants.cache_root()))
+
+
 def open_page(page: str, query: dict, prompt: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     for k, v in {**query, "prompt": prompt}.items():
@@ -130,16 +145,21 @@ def main() -> None:
     print(f"{'page':11} {'change':14} {'tokens':>6} {'median ms':>10} {'p95 ms':>8}")
     if "lab-snap" in args.pages.split(","):
         trained_lab_entry()
+    if "posttrain" in args.pages.split(","):
+        trained_posttrain_entry()
     for page in args.pages.split(","):
         for query, controls in PAGES[page]:
             label = " ".join(v for k, v in query.items() if k in ("model", "view", "weighting")) or "prompt"
-            for n in () if page in ("scaling", "lab-snap") else (16,) if page == "translate" else (16, 64, 256):
+            lengths = (16,) if page == "translate" else (64,) if page == "posttrain" else (16, 64, 256)
+            for n in () if page in ("scaling", "lab-snap") else lengths:
                 at = open_page(page, query, prompt_of(n, "x"))
 
                 prompts = [prompt_of(n, f"x{i}") for i in range(args.repeat + 2)]  # new every time: no cache hits
                 box = "prompt"
                 if page == "translate":  # its own source box; numbers, not text (the length does not apply)
                     prompts, box = [str(1000 + 37 * i) for i in range(args.repeat + 2)], "source"
+                if page == "posttrain":  # its own prompt box (no shared one)
+                    box = "pt_prompt"
 
                 def new_prompt(i, at=at, prompts=prompts, box=box):
                     return at.text_input(key=box).input(prompts[i]).run()

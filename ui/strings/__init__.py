@@ -22,6 +22,7 @@ from . import (
     nav,
     part,
     positional,
+    posttrain,
     prompt,
     rank,
     scaling,
@@ -37,6 +38,6 @@ from . import (
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
     for module in (attn, block, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks,
-                   mlm, model, nav, part, positional, prompt, rank, scaling, shell, similarity, softmax, step,
-                   tokens, translate, weights)
+                   mlm, model, nav, part, positional, posttrain, prompt, rank, scaling, shell, similarity, softmax,
+                   step, tokens, translate, weights)
 }  # fmt: skip

@@ -102,4 +102,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "English vs Chinese tokens per character; the “¾ word per token” rule measured.",
         "zh": "在你的输入上逐条重放字节对编码（BPE）的合并；词表大小与序列长度；英文与中文每个字符的词元数；实测“一个词元约 ¾ 个单词”。",
     },
+    "home.posttrain": {
+        "en": "Fine-tune the toy decoder on a few demonstrations (SFT), then on comparisons (DPO, β = 0.1, a frozen "
+        "SFT model as reference): log-probabilities of chosen vs rejected answers on held-out pairs, before and after; "
+        "where RLHF's reward model and PPO sit.",
+        "zh": "在少量示范上微调玩具解码器（监督微调 SFT），再在比较数据上训练（DPO，β = 0.1，以冻结的 SFT 模型为参考模型）："
+        "留出数据上选中与拒绝答案的对数概率在训练前后的变化；以及 RLHF 的奖励模型和 PPO 处在哪一步。",
+    },
 }
