@@ -17,8 +17,6 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ from pathlib import Path
 import torch
 
 from . import posttrain as P
+from .jobs import ChildJobs, lower_priority, report
 from .loading import WEIGHTS_DIR, file_digest, load, shipped_tokenizer
 from .transformer import Transformer
 from .variants import cache_root
@@ -114,13 +113,14 @@ class Job:
         return min(1.0, self.step / self.steps)
 
 
-class Runner:
+class Runner(ChildJobs[Job]):
     """The post-training job of one server, shared by every session: one at a time; progress arrives
-    on the child's stdout and is kept in memory, so a page polls it without touching the disk."""
+    on the child's stdout and is kept in memory, so a page polls it without touching the disk
+    (models/jobs.py)."""
 
     def __init__(self, root: Path | None = None):
+        super().__init__()
         self.root = root or cache_root()
-        self.lock = threading.Lock()
         self.job: Job | None = None
 
     def done(self, key: str) -> bool:
@@ -130,45 +130,22 @@ class Runner:
         return self.job if self.job is not None and self.job.state == "running" else None
 
     def start(self, seed: int = P.SEED) -> Job:
-        key = entry_key(seed)
-        with self.lock:
-            if self.running() is not None:
-                return self.job
-            cmd = [sys.executable, "-m", "models.posttrain_run", "--seed", str(seed), "--root", str(self.root)]
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    cwd=Path(__file__).parents[1])  # fmt: skip
-            self.job = job = Job(key, proc)
-        threading.Thread(target=self._follow, args=(job,), daemon=True).start()
-        return job
+        args = ["-m", "models.posttrain_run", "--seed", str(seed), "--root", str(self.root)]
+        return self._launch(Job(entry_key(seed)), args)
 
-    def _follow(self, job: Job) -> None:
-        assert job.proc is not None and job.proc.stdout is not None
-        for line in job.proc.stdout:
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                continue
-            if "step" in msg:
-                job.stage, job.step, job.steps = msg["stage"], msg["step"], msg["steps"]
-                job.loss, job.seconds = msg["loss"], msg["seconds"]
-        err = job.proc.stderr.read() if job.proc.stderr else ""
-        code = job.proc.wait()
-        with self.lock:
-            if job.state == "running":
-                job.state = "done" if code == 0 and self.done(job.key) else "failed"
-                if job.state == "failed":
-                    job.error = (err.strip().splitlines() or [f"exit code {code}"])[-1][:300]
+    def _add(self, job: Job) -> None:
+        self.job = job
+
+    def _message(self, job: Job, msg: dict) -> None:
+        if "step" in msg:
+            job.stage, job.step, job.steps = msg["stage"], msg["step"], msg["steps"]
+            job.loss, job.seconds = msg["loss"], msg["seconds"]
+
+    def _complete(self, job: Job) -> bool:
+        return self.done(job.key)
 
     def cancel(self) -> None:
-        job = self.running()
-        if job is None or job.proc is None:
-            return
-        with self.lock:
-            job.state = "cancelled"
-        job.proc.terminate()
-        job.proc.wait()
-        for p in folder(self.root).glob(f"{job.key}.*tmp*"):
-            p.unlink(missing_ok=True)
+        self._stop(self.running(), folder(self.root))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -176,14 +153,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=P.SEED)
     ap.add_argument("--root", type=Path, default=None)
     args = ap.parse_args(argv)
-    torch.set_num_threads(1)  # leave the other core to the server
-    if hasattr(os, "nice"):
-        os.nice(10)
+    lower_priority()
     base = load("decoder")
     tok = shipped_tokenizer()
-    nets, results = P.post_train(base.net, tok, args.seed, report=lambda m: print(json.dumps(m), flush=True))
+    nets, results = P.post_train(base.net, tok, args.seed, report=report)
     path = save(nets, results, entry_path(entry_key(args.seed), args.root))
-    print(json.dumps({"done": str(path)}), flush=True)
+    report({"done": str(path)})
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ import os
 import random
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ import torch
 
 from . import data, snapshots
 from .config import ModelConfig
+from .jobs import ChildJobs, lower_priority, report
 from .live import LiveModel
 from .loading import shipped_tokenizer, tokenizer_path
 from .probes import HELD_OUT_SEED
@@ -244,14 +244,14 @@ class Job:
         return self.history.step[-1] / self.steps if self.history.step else 0.0
 
 
-class Jobs:
+class Jobs(ChildJobs[Job]):
     """Training jobs of one server, shared by every session: at most one runs at a time (two
     cores: one trains, one serves). Progress arrives on the child's stdout and is kept in memory,
-    so a page polls the job without touching the disk."""
+    so a page polls the job without touching the disk (models/jobs.py)."""
 
     def __init__(self, root: Path | None = None):
+        super().__init__()
         self.root = root or cache_root()
-        self.lock = threading.Lock()
         self.jobs: dict[str, Job] = {}
         self.trained: set[str] = set()
         if self.root.is_dir():  # one scan at start-up; afterwards the set is kept up to date
@@ -269,55 +269,33 @@ class Jobs:
         """Start training cfg; returns the running job (another one, if one is already running)."""
         steps = steps or recipe_of(cfg, recipe)["steps"]
         key = variant_key(cfg, seed, steps, recipe)
-        with self.lock:
-            busy = self.running()
-            if busy is not None:
-                return busy
-            cmd = [sys.executable, "-m", "models.variants", json.dumps(cfg.to_dict()), "--seed", str(seed),
-                   "--steps", str(steps), "--recipe", recipe, "--root", str(self.root)]  # fmt: skip
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    cwd=Path(__file__).parents[1])  # fmt: skip
-            job = self.jobs[key] = Job(key, cfg, seed, steps, proc, recipe=recipe)
-        threading.Thread(target=self._follow, args=(job,), daemon=True).start()
-        return job
+        args = ["-m", "models.variants", json.dumps(cfg.to_dict()), "--seed", str(seed), "--steps", str(steps),
+                "--recipe", recipe, "--root", str(self.root)]  # fmt: skip
+        return self._launch(Job(key, cfg, seed, steps, recipe=recipe), args)
 
-    def _follow(self, job: Job) -> None:
-        assert job.proc is not None and job.proc.stdout is not None
-        for line in job.proc.stdout:
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                continue
-            h = job.history
-            if "step" in msg:
-                h.step.append(msg["step"])
-                h.loss.append(msg["loss"])
-                if not h.val_step or h.val_step[-1] != msg["val_step"]:
-                    h.val_step.append(msg["val_step"])
-                    h.val.append(msg["val"])
-                h.seconds = msg["seconds"]
-            elif "done" in msg:
-                job.history = History(**msg["history"])
-                with self.lock:
-                    self.trained.add(job.key)
-        err = job.proc.stderr.read() if job.proc.stderr else ""
-        code = job.proc.wait()
-        with self.lock:
-            if job.state == "running":
-                job.state = "done" if code == 0 and job.key in self.trained else "failed"
-                if job.state == "failed":
-                    job.error = (err.strip().splitlines() or [f"exit code {code}"])[-1][:300]
+    def _add(self, job: Job) -> None:
+        self.jobs[job.key] = job
+
+    def _message(self, job: Job, msg: dict) -> None:
+        h = job.history
+        if "step" in msg:
+            h.step.append(msg["step"])
+            h.loss.append(msg["loss"])
+            if not h.val_step or h.val_step[-1] != msg["val_step"]:
+                h.val_step.append(msg["val_step"])
+                h.val.append(msg["val"])
+            h.seconds = msg["seconds"]
+        elif "done" in msg:
+            job.history = History(**msg["history"])
+            with self.lock:
+                self.trained.add(job.key)
+
+    def _complete(self, job: Job) -> bool:
+        return job.key in self.trained
 
     def cancel(self, key: str) -> None:
-        job = self.jobs.get(key)
-        if job is None or job.state != "running" or job.proc is None:
+        if not self._stop(self.jobs.get(key), self.root):
             return
-        with self.lock:
-            job.state = "cancelled"
-        job.proc.terminate()
-        job.proc.wait()
-        for p in self.root.glob(f"{key}.*tmp*"):
-            p.unlink(missing_ok=True)
         if entry_path(key, self.root).exists():  # it finished saving just before the signal: complete
             with self.lock:
                 self.trained.add(key)
@@ -342,18 +320,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--recipe", choices=list(RECIPES), default="default")
     ap.add_argument("--root", type=Path, default=None)
     args = ap.parse_args(argv)
-    torch.set_num_threads(1)  # leave the other core to the server
-    if hasattr(os, "nice"):
-        os.nice(10)
+    lower_priority()
     tok = shipped_tokenizer()
     cfg = ModelConfig.from_dict({**json.loads(args.config), "vocab_size": tok.vocab_size})
 
-    def report(msg: dict) -> None:
-        print(json.dumps(msg), flush=True)
-
     net, hist = train(cfg, tok, args.seed, args.steps, report, recipe=args.recipe)
     path = save(net, hist, args.seed, entry_path(variant_key(cfg, args.seed, args.steps, args.recipe), args.root))
-    print(json.dumps({"done": str(path), "history": hist.to_dict()}), flush=True)
+    report({"done": str(path), "history": hist.to_dict()})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,116 @@
+"""Training in a child process, followed from the server: what the Architecture lab's variants
+(models/variants.py) and the post-training demo (models/posttrain_run.py) share.
+
+The server starts `python -m <module> ...`: training then never holds the server's interpreter (other
+sessions stay responsive), the child runs at low priority on one core, and Stop is a plain terminate.
+The child reports on stdout, one JSON object per line; a daemon thread reads them into the job kept in
+memory, so a page polls the job without touching the disk. A child that fails says why on its last
+stderr line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Generic, Protocol, TypeVar
+
+import torch
+
+ROOT = Path(__file__).parents[1]  # the child imports the project's packages from here
+ERROR_CHARS = 300  # a failed job's message: the last stderr line, cut to this length
+
+
+class ChildJob(Protocol):
+    key: str
+    proc: subprocess.Popen | None
+    state: str  # running | done | cancelled | failed
+    error: str
+
+
+J = TypeVar("J", bound=ChildJob)
+
+
+class ChildJobs(Generic[J]):
+    """The training jobs of one server, shared by every session (one instance, e.g. behind
+    st.cache_resource): at most one child runs at a time (two cores: one trains, one serves), and
+    one lock guards starting it and every job's state, as the follower thread and the sessions'
+    reruns touch them at once. Subclasses say which job is running, what a progress line changes,
+    and whether a child that exited 0 left a complete entry."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def running(self) -> J | None:
+        raise NotImplementedError
+
+    def _add(self, job: J) -> None:
+        """Keep a job that has just started (called with the lock held)."""
+        raise NotImplementedError
+
+    def _message(self, job: J, msg: dict) -> None:
+        """One JSON line of the child's stdout (called without the lock)."""
+
+    def _complete(self, job: J) -> bool:
+        """Whether a child that exited with code 0 left its entry (called with the lock held)."""
+        return True
+
+    def _launch(self, job: J, args: list[str]) -> J:
+        """Run `python *args` (["-m", module, ...]) for job and follow it; returns the running job
+        (another one, if one is already running: then job is dropped)."""
+        with self.lock:
+            busy = self.running()
+            if busy is not None:
+                return busy
+            job.proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+            self._add(job)
+        threading.Thread(target=self._follow, args=(job,), daemon=True).start()
+        return job
+
+    def _follow(self, job: J) -> None:
+        assert job.proc is not None and job.proc.stdout is not None
+        for line in job.proc.stdout:
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            self._message(job, msg)
+        err = job.proc.stderr.read() if job.proc.stderr else ""
+        code = job.proc.wait()
+        with self.lock:
+            if job.state == "running":
+                job.state = "done" if code == 0 and self._complete(job) else "failed"
+                if job.state == "failed":
+                    job.error = (err.strip().splitlines() or [f"exit code {code}"])[-1][:ERROR_CHARS]
+
+    def _stop(self, job: J | None, folder: Path) -> bool:
+        """Cancel a running job: terminate its child and delete what it was writing (folder/key.*tmp*).
+        False if there was nothing to stop."""
+        if job is None or job.state != "running" or job.proc is None:
+            return False
+        with self.lock:
+            job.state = "cancelled"
+        job.proc.terminate()
+        job.proc.wait()
+        for p in folder.glob(f"{job.key}.*tmp*"):
+            p.unlink(missing_ok=True)
+        return True
+
+
+# ----------------------------------------------------------------- the child's side
+
+
+def lower_priority() -> None:
+    """One torch thread at a lower priority: leave the other core to the server."""
+    torch.set_num_threads(1)
+    if hasattr(os, "nice"):
+        os.nice(10)
+
+
+def report(msg: dict) -> None:
+    """One progress line on stdout, flushed at once so the server's follower sees it now."""
+    print(json.dumps(msg), flush=True)
