@@ -131,23 +131,31 @@ def dpo_loss(
 # ------------------------------------------------------------------ training
 
 
+def _fit_recording(net: Transformer, stage: str, steps: int, lr: float, loss_at, warmup: int, after) -> list[float]:
+    """Train net in place with training.fit; returns the loss per step (rounded), each also passed on
+    as after(stage, step, loss) so the child can report progress."""
+    losses = []
+
+    def record(step: int, loss: float) -> None:
+        losses.append(round(loss, 5))
+        if after is not None:
+            after(stage, step, loss)
+
+    net.train()
+    fit(net, steps, lr, loss_at, warmup, after=record)
+    return losses
+
+
 def run_sft(net: Transformer, tok: BPETokenizer, pairs: list[Pair], steps: int, lr: float, batch: int, warmup: int,
             seed: int, after=None) -> list[float]:  # fmt: skip
     """Fine-tune net in place on (prompt, chosen) with the answer-only loss; returns the loss per step."""
-    rng, losses = random.Random(seed), []
+    rng = random.Random(seed)
 
     def loss_at(step: int) -> torch.Tensor:
         chosen = rng.sample(pairs, min(batch, len(pairs)))
         return sft_loss(net, *encode_batch(tok, [p.prompt for p in chosen], [p.chosen for p in chosen]))
 
-    def record(step: int, loss: float) -> None:
-        losses.append(round(loss, 5))
-        if after is not None:
-            after("sft", step, loss)
-
-    net.train()
-    fit(net, steps, lr, loss_at, warmup, after=record)
-    return losses
+    return _fit_recording(net, "sft", steps, lr, loss_at, warmup, after)
 
 
 def run_dpo(policy: Transformer, reference: Transformer, tok: BPETokenizer, pairs: list[Pair], steps: int, lr: float,
@@ -158,7 +166,7 @@ def run_dpo(policy: Transformer, reference: Transformer, tok: BPETokenizer, pair
     with torch.no_grad():
         ref_w = sequence_logprob(reference, tok, [p.prompt for p in pairs], [p.chosen for p in pairs])
         ref_l = sequence_logprob(reference, tok, [p.prompt for p in pairs], [p.rejected for p in pairs])
-    rng, losses = random.Random(seed + 1), []
+    rng = random.Random(seed + 1)
 
     def loss_at(step: int) -> torch.Tensor:
         idx = rng.sample(range(len(pairs)), min(batch, len(pairs)))
@@ -167,14 +175,7 @@ def run_dpo(policy: Transformer, reference: Transformer, tok: BPETokenizer, pair
         both = sequence_logprob(policy, tok, prompts * 2, answers)  # chosen and rejected in one batch
         return dpo_loss(both[: len(idx)], both[len(idx) :], ref_w[idx], ref_l[idx], beta)
 
-    def record(step: int, loss: float) -> None:
-        losses.append(round(loss, 5))
-        if after is not None:
-            after("dpo", step, loss)
-
-    policy.train()
-    fit(policy, steps, lr, loss_at, warmup, after=record)
-    return losses
+    return _fit_recording(policy, "dpo", steps, lr, loss_at, warmup, after)
 
 
 @torch.no_grad()
