@@ -78,7 +78,8 @@ class ChildJobs(Generic[J]):
                 msg = json.loads(line)
             except ValueError:
                 continue
-            self._message(job, msg)
+            if isinstance(msg, dict):  # a stray JSON value (e.g. a library printing "3") is not progress
+                self._message(job, msg)
         err = job.proc.stderr.read() if job.proc.stderr else ""
         code = job.proc.wait()
         with self.lock:
