@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -81,6 +82,20 @@ class MoEFeedForward(nn.Module):
             if rows.numel():
                 out = out.index_add(0, rows, g[rows, slot, None] * expert(flat[rows]))
         return out.reshape(x.shape), Routing(probs, chosen, gates, balance_loss(probs, chosen))
+
+
+def route(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Router probabilities [..., n] as a Trace holds them -> (chosen experts, gate weights), each [..., k],
+    by the same rule as the forward pass."""
+    chosen, gates = gate_weights(torch.from_numpy(np.asarray(probs, dtype=np.float32)), k)
+    return chosen.numpy(), gates.numpy()
+
+
+def balance_of(probs: np.ndarray, k: int) -> tuple[np.ndarray, float]:
+    """(f [n]: load per expert, summing to 1; n · Σ f_i · P_i) of router probabilities [T, n] of one layer."""
+    p = torch.from_numpy(np.asarray(probs, dtype=np.float32))
+    chosen, _ = gate_weights(p, k)
+    return load_fractions(chosen, p.shape[-1]).numpy(), float(balance_loss(p, chosen))
 
 
 def aux_loss(records: list[dict]) -> torch.Tensor:

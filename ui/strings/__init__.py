@@ -12,6 +12,7 @@ from . import (
     heads,
     home,
     lab,
+    lab_moe,
     lbl,
     lens,
     mask,
@@ -34,6 +35,6 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks, mlm, model, nav, part,
+    for module in (attn, common, ctl, explorer, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask, masks, mlm, model, nav, part,
                    positional, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
 }  # fmt: skip
