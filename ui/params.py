@@ -88,6 +88,8 @@ BUDGETS = tuple(round(18 + 0.01 * i, 2) for i in range(901))  # log10 of the tra
 KV_DTYPES = ("bfloat16", "float32", "int8")
 # heads page
 QK_COLORS = ("kind", "position")
+MOE_EXPERTS = (1, 2, 4, 8, 16, 32, 64)  # the Model size page's mixture of experts: experts per layer ...
+MOE_TOP_K = (1, 2, 4, 8)  # ... and experts per token, on Mixtral's block
 TIMELINE_FACTORS = (2, 10, 100, 1000)  # the compute budget grows by this factor (exponents readout)
 
 
@@ -295,6 +297,8 @@ PARAMS: dict[str, Param] = {
     # heads
     "qk_color": Param("position", choice(*QK_COLORS)),
     "tl_factor": Param(10, number_in(TIMELINE_FACTORS)),
+    "moe_n": Param(8, number_in(MOE_EXPERTS)),  # Mixtral's 8 experts, 2 per token
+    "moe_k": Param(2, number_in(MOE_TOP_K)),
 }
 PARAMS |= lab_params()
 # logit lens and knock-out (lessons/lens.py): heads 1-based in the URL, as layer and head are

@@ -25,6 +25,7 @@ from . import (
     prompt,
     rank,
     scaling,
+    scaling_moe,
     shell,
     similarity,
     softmax,
@@ -36,5 +37,5 @@ from . import (
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
     for module in (attn, common, ctl, explorer, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask, masks, mlm, model, nav, part,
-                   positional, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
+                   positional, prompt, rank, scaling, scaling_moe, shell, similarity, softmax, step, translate, weights)
 }  # fmt: skip
