@@ -46,7 +46,7 @@ def experts_section(configs, sides, runs, layer: int, fig_scale: float) -> None:
             charts.plot(st,
                 viz.value_heatmap(probs[li].T, experts, columns, title=t("lab_moe.probs_fig", side=name, layer=li + 1),
                                   x_title=t("lab_moe.token"), y_title=t("lab_moe.expert"),
-                                  hover_name=t("lab_moe.prob"), zmin=0, zmax=1, square=False, index_labels=False,
+                                  hover_name=t("lab_moe.prob"), zmin=0, square=False, index_labels=False,
                                   text_fmt=None, height=int((170 + 24 * cfg.n_experts) * fig_scale), scale=fig_scale),
                 key=f"{side}_moe_probs",
             )  # fmt: skip
@@ -56,5 +56,5 @@ def experts_section(configs, sides, runs, layer: int, fig_scale: float) -> None:
                                 ideal_word=t("lab_moe.ideal"), scale=fig_scale),
                 key=f"{side}_moe_load",
             )  # fmt: skip
-            st.caption(t("lab_moe.load_caption", layer=li + 1, aux=f"{aux:.3f}", n=cfg.n_experts,
-                         weight=cfg.moe_aux_weight))  # fmt: skip
+            st.caption(t("lab_moe.load_caption", layer=li + 1, aux=f"{aux:.3f}", k=cfg.experts_top_k,
+                         most=f"{cfg.n_experts / cfg.experts_top_k:g}", weight=cfg.moe_aux_weight))  # fmt: skip

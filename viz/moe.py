@@ -99,8 +99,9 @@ def expert_load(
     n = f.size
     spec = bars(f, [str(e + 1) for e in range(n)], x_title=x_title, y_title=y_title, title=title, text_fmt=".2f",
                 y_range=(0.0, max(1.0 / n, float(f.max())) * 1.25), scale=scale)  # fmt: skip
-    spec.add_shape(type="line", xref="paper", x0=0, x1=1, y0=1 / n, y1=1 / n,
-                   line=dict(color=HIGHLIGHT, dash="dash", width=2 * scale))  # fmt: skip
-    spec.add_annotation(xref="paper", x=1, y=1 / n, yanchor="bottom", xanchor="right", showarrow=False,
-                        text=escape(f"{ideal_word} = {1 / n:.3f}"), font=dict(color=HIGHLIGHT))  # fmt: skip
+    # the even share as a dashed line with its own legend entry above the plot, where no bar can hide its label
+    spec.add_trace(dict(type="scatter", x=[-0.5, n - 0.5], y=[1 / n, 1 / n], mode="lines", hoverinfo="skip",
+                        line=dict(color=HIGHLIGHT, dash="dash", width=2 * scale), showlegend=True,
+                        name=escape(f"{ideal_word} = {1 / n:.3f}")))  # fmt: skip
+    spec.update_layout(legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"))
     return spec

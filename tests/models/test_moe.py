@@ -158,3 +158,13 @@ def test_a_tiny_moe_decoder_learns_and_its_aux_loss_stays_finite():
     assert np.isfinite(losses).all() and np.isfinite(float(aux)) and 1.0 <= float(aux) <= 4.0
     assert np.mean(losses[-5:]) < losses[0] - 1.0
     assert any(p.grad is not None and p.grad.abs().sum() > 0 for p in net.decoder[0].ffn.router.parameters())
+
+
+def test_aux_loss_is_at_most_n_over_k_reached_when_every_token_picks_the_same_k():
+    n, k = 8, 2
+    probs = torch.zeros(6, n)
+    probs[:, :2] = 0.5  # all probability on experts 0 and 1, which every token chooses
+    chosen, _ = gate_weights(probs, k)
+    assert float(balance_loss(probs, chosen)) == pytest.approx(n / k)
+    rand = torch.softmax(torch.randn(50, n) * 3, -1)
+    assert 1.0 - 1e-6 <= float(balance_loss(rand, gate_weights(rand, k)[0])) <= n / k

@@ -35,15 +35,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "probabilities renormalised; Jiang et al. 2024, §2.1) and the **Switch Transformer's** for k = 1 (the "
         "probability itself, not renormalised; Fedus et al. 2021, §2.1). Training adds the **load-balancing loss** "
         "aux = n · Σᵢ fᵢ · Pᵢ (Fedus et al. 2021, eq. 4), where fᵢ is the share of token-to-expert assignments "
-        "that go to expert i and Pᵢ its mean router probability. It is 1 when the load is even and n when every "
-        "token goes to the same expert.",
+        "that go to expert i and Pᵢ its mean router probability. It is 1 when the load is even and grows as the "
+        "router favours a few experts (up to n with k = 1, when every token goes to one expert).",
         "zh": "在混合专家（MoE）块中，前馈网络被 n 个专家（每个都是同样形状的前馈网络）和一个**路由器**取代。"
         "路由器是一个线性层加 softmax，为每个 token 给出每个专家的概率。每个 token 只经过概率最高的 k 个专家，"
         "它们的输出按门控权重加权相加。本应用在 k = 2 时采用 **Mixtral** 的规则（两个概率重新归一化；"
         "Jiang et al. 2024，§2.1），在 k = 1 时采用 **Switch Transformer** 的规则（直接用该概率，不重新归一化；"
         "Fedus et al. 2021，§2.1）。训练时加上**负载均衡损失** aux = n · Σᵢ fᵢ · Pᵢ（Fedus et al. 2021，式 4），"
         "其中 fᵢ 是分配给专家 i 的（token, 专家）对所占比例，Pᵢ 是专家 i 的平均路由概率。"
-        "负载完全均衡时它等于 1，所有 token 都去同一个专家时等于 n。",
+        "负载完全均衡时它等于 1，路由器越偏爱少数专家它越大（k = 1 且所有 token 都去同一个专家时等于 n）。",
     },
     "lab_moe.counts": {
         "en": "**{side}**: {n} experts, top-{k}: **{total}** parameters in total, **{active}** active per token "
@@ -65,10 +65,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab_moe.token": {"en": "token", "zh": "token"},
     "lab_moe.layer": {"en": "layer", "zh": "层"},
     "lab_moe.load_caption": {
-        "en": "On this prompt, layer {layer}: aux = n · Σᵢ fᵢ · Pᵢ = **{aux}** (1 = even load, {n} = one expert "
-        "takes every token). Training adds {weight} × the mean of this loss over the layers (and over the batch) "
+        "en": "On this prompt, layer {layer}: aux = n · Σᵢ fᵢ · Pᵢ = **{aux}** (1 = even load; at most n/k = {most}, "
+        "when every token goes to the same {k} expert(s) with all the probability). Training adds {weight} × the mean of this loss over the layers (and over the batch) "
         "to the cross-entropy; the held-out loss in the chart above is the cross-entropy alone.",
-        "zh": "在这个提示上，第 {layer} 层：aux = n · Σᵢ fᵢ · Pᵢ = **{aux}**（1 = 负载均衡，{n} = 一个专家包揽所有 token）。"
+        "zh": "在这个提示上，第 {layer} 层：aux = n · Σᵢ fᵢ · Pᵢ = **{aux}**（1 = 负载均衡；最大为 n/k = {most}，"
+        "即所有 token 都去同样的 {k} 个专家且概率全在它们身上）。"
         "训练时把 {weight} × 这一损失在各层（和整个批次）上的平均加到交叉熵上；上面图中的验证损失只含交叉熵。",
     },
     "lab_moe.random_note": {
