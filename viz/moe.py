@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from viz.axes import token_axis
+from viz.axes import legend_below, token_axis
 from viz.bars import bars
 from viz.labels import axis_labels, escape
 from viz.palette import HIGHLIGHT, base_layout, head_color
@@ -99,9 +99,9 @@ def expert_load(
     n = f.size
     spec = bars(f, [str(e + 1) for e in range(n)], x_title=x_title, y_title=y_title, title=title, text_fmt=".2f",
                 y_range=(0.0, max(1.0 / n, float(f.max())) * 1.25), scale=scale)  # fmt: skip
-    # the even share as a dashed line with its own legend entry above the plot, where no bar can hide its label
+    # the even share as a dashed line with its own legend entry under the plot, where no bar can hide its label
     spec.add_trace(dict(type="scatter", x=[-0.5, n - 0.5], y=[1 / n, 1 / n], mode="lines", hoverinfo="skip",
                         line=dict(color=HIGHLIGHT, dash="dash", width=2 * scale), showlegend=True,
                         name=escape(f"{ideal_word} = {1 / n:.3f}")))  # fmt: skip
-    spec.update_layout(legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom"))
+    legend_below(spec, {}, title, scale)
     return spec
