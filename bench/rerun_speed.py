@@ -58,9 +58,14 @@ PAGES = {
                   ("architecture", "selectbox", "a_arch", ["encoder", "encoder-decoder", "decoder"])])],
     # lab with side A trained (a short run pre-built in a temporary cache): the snapshot slider replays a step
     "lab-snap": [({"a_seed": "5"}, [("snapshot step", "select_slider", "a_snap", [0, 1, 3, 6, 30])])],
+    # lab with mixture-of-experts sides (8 experts top-2, 4 experts top-1): the router section on every rerun
+    "lab-moe": [({"a_n_experts": "8", "b_n_experts": "4", "b_experts_top_k": "1"},
+                 [("moe new seed", "number_input", "a_seed", list(range(1, 40))),
+                  ("moe experts", "select_slider", "a_n_experts", [4, 8])])],
     "scaling": [({}, [("model", "selectbox", "cat", ["BERT-base", "GPT-2 XL", "Qwen2.5-7B", "Llama-3.1-8B"]),
                       ("new budget", "select_slider", "budget", [round(19 + 0.13 * i, 2) for i in range(60)]),
-                      ("timeline budget x", "select_slider", "tl_factor", [100, 1000, 2, 10])])],
+                      ("timeline budget x", "select_slider", "tl_factor", [100, 1000, 2, 10]),
+                      ("moe experts", "select_slider", "moe_n", [16, 64, 1, 8])])],
     "lens": [({}, [("ko heads", "pills", "ko_heads", [[0, 1], [0, 1, 2, 3], [2], [0]]),
                    ("ko mode", "segmented_control", "ko_mode", ["uniform", "zero"]),
                    ("lens window", "slider", "lens_from", [10, 30, 48, 0])])],

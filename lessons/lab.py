@@ -10,6 +10,7 @@ import models
 import viz
 from lessons.lab_checks import checks
 from lessons.lab_controls import config_controls, copy_buttons
+from lessons.lab_moe import experts_section
 from lessons.lab_snapshots import forming, recipe_control
 from lessons.lab_training import side_model, training_panel
 from models import analysis, catalog, variants
@@ -175,5 +176,6 @@ comparison(configs, sides, keys, runs, layer, head, None if st.session_state["au
 parameters(configs)
 learning(sides, keys)
 forming(configs, sides, cfg_jsons, text, layer, head, fig_scale, recipe_name)
+experts_section(configs, sides, runs, layer, fig_scale)
 checks(configs, runs, layer, fig_scale)
 anatomy(configs, sides)

@@ -7,7 +7,17 @@ import models
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
 from ui import params, shell, state
 from ui.i18n import names, t
-from ui.params import LAB_D_FF, LAB_D_MODEL, LAB_FIELDS, LAB_HEADS, LAB_LAYERS, LAB_PRESETS, LAB_SCALES
+from ui.params import (
+    LAB_D_FF,
+    LAB_D_MODEL,
+    LAB_EXPERTS,
+    LAB_FIELDS,
+    LAB_HEADS,
+    LAB_LAYERS,
+    LAB_PRESETS,
+    LAB_SCALES,
+    LAB_TOP_K,
+)
 
 LAB_MAX_LEN = 128  # the lab's models read at most this many tokens
 # Static CSS (never user text): the preset pills wrap onto a second row instead of scrolling sideways, where
@@ -57,6 +67,7 @@ def lab_config(values: dict, vocab_size: int) -> models.ModelConfig:
         d_ff=values["d_ff"], norm_position=values["norm_position"], norm=values["norm"],
         activation=values["activation"], positional=values["positional"], attn_scale=attn_scale, max_len=LAB_MAX_LEN,
         tie_embeddings=bool(values["tie_embeddings"]), bias=bool(values["bias"]), seed=int(values["seed"]),
+        n_experts=int(values["n_experts"]), experts_top_k=int(values["experts_top_k"]),
     )  # fmt: skip
 
 
@@ -79,6 +90,11 @@ def config_controls(side: str, vocab_size: int, per_row: int) -> models.ModelCon
         lambda: st.selectbox(t("lab.kv"), [k for k in LAB_HEADS if ss[key("n_heads")] % k == 0][::-1],
                              format_func=kv_label(ss[key("n_heads")]), key=key("n_kv_heads"), help=t("lab.kv_help")),
         lambda: st.select_slider("d_ff", LAB_D_FF, key=key("d_ff"), help=t("lab.ff_help")),
+        lambda: st.select_slider(t("lab_moe.experts"), LAB_EXPERTS, key=key("n_experts"),
+                                 help=t("lab_moe.experts_help"), format_func=names("lab_moe.n")),
+        lambda: st.selectbox(t("lab_moe.top_k"), LAB_TOP_K, format_func=names("lab_moe.top_k"),
+                             key=key("experts_top_k"), help=t("lab_moe.top_k_help"),
+                             disabled=ss[key("n_experts")] == 0),
         *[lambda name=name, words=words, options=options: st.selectbox(
             t(f"lab.{words}"), options, format_func=names(f"lab.{words}"), key=key(name), help=t(f"lab.{words}_help"))
           for name, words, options in CHOICES],

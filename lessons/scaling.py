@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.scaling_moe import moe_section
 from lessons.scaling_timeline import timeline_section
 from models import analysis, catalog, scaling
 from ui import charts, shell, state
@@ -206,3 +207,4 @@ st.table(rows)
 st.caption(t("scaling.known_caption"))
 
 timeline_section(scale)
+moe_section(scale)

@@ -49,8 +49,10 @@ __all__ = [
 ]  # fmt: skip
 
 
-def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
-    """Parameters per component, from the config alone (tests check it against the built module)."""
+def parameter_counts(cfg: ModelConfig, active: bool = False) -> dict[str, int]:
+    """Parameters per component, from the config alone (tests check it against the built module).
+    A mixture of experts (n_experts > 0) counts its n expert FFNs and the router (d_model × n) under "ffn";
+    active=True counts only what one token uses: the router and its experts_top_k experts."""
     d, v, h = cfg.d_model, cfg.vocab_size, cfg.d_head
     n_enc = cfg.n_layers if cfg.arch in ("encoder", "encoder-decoder") else 0
     n_dec = cfg.n_layers if cfg.arch in ("decoder", "encoder-decoder") else 0
@@ -62,6 +64,7 @@ def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
     b = int(cfg.bias)  # one bias per output unit of each projection
     bqkv = int(cfg.bias or cfg.qkv_bias)  # Qwen2: biases on q, k, v only
     ffn_bias = (ffn_mats - 1) * cfg.d_ff + d  # W1 (and W3) biases of width d_ff, W2's of width d
+    experts = 1 if not cfg.n_experts else cfg.experts_top_k if active else cfg.n_experts
     return {
         "embeddings": v * d
         + ((cfg.max_len + cfg.position_offset) * d if cfg.positional == "learned" else 0)
@@ -71,7 +74,7 @@ def parameter_counts(cfg: ModelConfig) -> dict[str, int]:
         "attention.k": n_attn * (d + bqkv) * cfg.kv_heads * h,
         "attention.v": n_attn * (d + bqkv) * cfg.kv_heads * h,
         "attention.o": n_attn * (cfg.n_heads * h + b) * d,
-        "ffn": (n_enc + n_dec) * (ffn_mats * d * cfg.d_ff + b * ffn_bias),
+        "ffn": (n_enc + n_dec) * (experts * (ffn_mats * d * cfg.d_ff + b * ffn_bias) + d * cfg.n_experts),
         "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm,
         # the output head; BERT's MLM transform (dense d×d + bias, LayerNorm) and a logits bias belong to it
         "head": (0 if cfg.tie_embeddings else d * v)

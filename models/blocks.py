@@ -8,6 +8,7 @@ from torch import nn
 
 from .attention import MultiHeadAttention
 from .config import ModelConfig
+from .moe import MoEFeedForward
 
 # Epsilons inside the norms' square roots: PyTorch's LayerNorm default (1e-5) and Llama's
 # RMSNorm value (1e-6, Touvron et al. 2023 code). BERT uses 1e-12.
@@ -80,7 +81,7 @@ class Block(nn.Module):
         self.norm_self = make_norm(cfg)
         self.cross_attn = MultiHeadAttention(cfg, rope=False) if cross else None
         self.norm_cross = make_norm(cfg) if cross else None
-        self.ffn = FeedForward(cfg)
+        self.ffn = MoEFeedForward(cfg, FeedForward) if cfg.n_experts else FeedForward(cfg)
         self.norm_ffn = make_norm(cfg)
 
     def _sublayer(self, x, norm, fn):
@@ -88,7 +89,8 @@ class Block(nn.Module):
         return x + fn(norm(x)) if self.pre else norm(x + fn(x))
 
     def forward(self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None):
-        """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache.
+        """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache (and, in an
+        MoE block, rec["moe"]: the models.moe.Routing).
         ablate = {head: "zero" | "uniform"} knocks heads out of the self-attention (not cross-attention)."""
         rec = {}
 
@@ -102,8 +104,13 @@ class Block(nn.Module):
             rec.update(cross_weights=w, cross_scores=s)
             return out
 
+        def moe(h):
+            out, routing = self.ffn(h)
+            rec.update(moe=routing)  # router probabilities, choices and load-balancing loss
+            return out
+
         x = self._sublayer(x, self.norm_self, self_attention)
         if self.cross_attn is not None:
             x = self._sublayer(x, self.norm_cross, cross_attention)
-        x = self._sublayer(x, self.norm_ffn, self.ffn)
+        x = self._sublayer(x, self.norm_ffn, moe if isinstance(self.ffn, MoEFeedForward) else self.ffn)
         return x, rec

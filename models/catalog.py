@@ -76,6 +76,17 @@ CATALOG: tuple[Published, ...] = (
               "Qwen team, Qwen2.5-7B model card (7.61B)"),
 )  # fmt: skip
 BY_NAME = {p.name: p for p in CATALOG}
+# Mixtral 8×7B (Jiang et al. 2024, Table 1; the released config.json): Mistral 7B's block with each FFN
+# replaced by 8 SwiGLU experts, 2 of them per token, 32 768 tokens of context, an untied output layer.
+MIXTRAL = Published(
+    "Mixtral 8×7B",
+    dataclasses.replace(_llama(32000, 32, 4096, 32, 8, 14336, norm_eps=1e-5, rope_base=1e6, n_experts=8,
+                               experts_top_k=2, moe_aux_weight=0.02), max_len=32768),
+    46.7e9,
+    "Jiang et al. 2024, §2, Table 1 (46.7B total, 12.9B active)",
+)  # fmt: skip
+MIXTRAL_ACTIVE = 12.9e9  # the active parameters per token the paper quotes (§1: "13B active")
+MOE_MODELS: tuple[Published, ...] = (MIXTRAL,)
 
 BYTES = {"float32": 4, "bfloat16": 2, "float16": 2, "int8": 1}  # bytes per stored K or V value
 
@@ -87,6 +98,11 @@ def counts(p: Published) -> dict[str, int]:
 
 def total(p: Published) -> int:
     return sum(counts(p).values())
+
+
+def active_total(p: Published) -> int:
+    """Parameters one token passes through: a mixture of experts counts its top-k experts, not all n."""
+    return sum({**analysis.parameter_counts(p.config, active=True), **p.extra}.values())
 
 
 def relative_error(p: Published) -> float:

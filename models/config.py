@@ -20,6 +20,8 @@ POSITIONALS = ("sinusoidal", "learned", "rope", "none")
 PE_LAYOUTS = ("interleaved", "half")  # sinusoidal: sin/cos alternating (Vaswani) or sin half, cos half (Marian)
 MASKS = ("causal", "bidirectional", "prefix", "sliding")
 
+MOE_FIELDS = ("n_experts", "experts_top_k", "moe_aux_weight")
+
 # The vocabulary size of the shipped byte-level BPE tokenizer (models/weights/tokenizer.json);
 # a config built for the shipped tokenizer needs at least this many embedding rows.
 DEFAULT_VOCAB_SIZE = 2048
@@ -57,6 +59,13 @@ class ModelConfig:
     position_offset: int = 0  # learned positions start at this row (RoBERTa: padding_idx + 1 = 2)
     mlm_head: bool = False  # BERT/RoBERTa: dense -> GELU -> LayerNorm before the (tied) output matrix
     head_bias: bool = False  # a bias on the output logits (BERT's MLM decoder, Marian's final_logits_bias)
+    # Mixture of experts (models/moe.py): each block's FFN becomes n_experts FFNs and a router that sends every
+    # token to experts_top_k of them (Fedus et al. 2021, Switch: k = 1; Jiang et al. 2024, Mixtral: 8 experts,
+    # k = 2). 0 experts is the dense FFN; to_dict leaves these fields out then, so dense configs (the shipped
+    # checkpoints, the lab's cache keys) serialise exactly as before.
+    n_experts: int = 0
+    experts_top_k: int = 2
+    moe_aux_weight: float = 0.01  # weight of the load-balancing loss in training (Switch's α = 10⁻²)
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple[str, ...]) -> None:
@@ -98,6 +107,18 @@ class ModelConfig:
             raise ValueError(f"type_vocab_size must be a whole number >= 0, got {self.type_vocab_size!r}")
         if self.sliding_window is not None and (not isinstance(self.sliding_window, int) or self.sliding_window < 1):
             raise ValueError(f"sliding_window must be a positive whole number or None, got {self.sliding_window!r}")
+        if not isinstance(self.n_experts, int) or self.n_experts < 0:
+            raise ValueError(f"n_experts must be a whole number >= 0 (0: a dense FFN), got {self.n_experts!r}")
+        if not isinstance(self.experts_top_k, int) or self.experts_top_k < 1:
+            raise ValueError(f"experts_top_k must be a positive whole number, got {self.experts_top_k!r}")
+        if self.n_experts and self.experts_top_k > self.n_experts:
+            raise ValueError(
+                f"experts_top_k={self.experts_top_k} is more than n_experts={self.n_experts}: "
+                "the router picks k of the n experts for each token"
+            )
+        if not (isinstance(self.moe_aux_weight, (int, float)) and math.isfinite(self.moe_aux_weight)
+                and self.moe_aux_weight >= 0):  # fmt: skip
+            raise ValueError(f"moe_aux_weight must be a number >= 0, got {self.moe_aux_weight!r}")
         if self.attn_scale is not None and not (math.isfinite(self.attn_scale) and self.attn_scale > 0):
             raise ValueError(f"attn_scale must be a positive number or None, got {self.attn_scale!r}")
 
@@ -122,7 +143,13 @@ class ModelConfig:
         return "causal" if self.sliding_window is None else "sliding"
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """All fields, except the MoE ones of a dense model (n_experts = 0): a dense config's dict, and so
+        its hash (models.variants.variant_key) and saved checkpoints, are what they were before MoE existed."""
+        out = asdict(self)
+        if not self.n_experts:
+            for name in MOE_FIELDS:
+                del out[name]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> ModelConfig:

@@ -41,6 +41,8 @@ class Trace:
     prefix_len: int | None
     attn_scale: float  # the factor on q·k actually used
     value_norms: dict[str, np.ndarray] = field(default_factory=dict)  # same keys: ‖f_h(x_j)‖ [L, H, Tk]
+    # mixture of experts (models/moe.py): "encoder" | "decoder" -> router probabilities [L, T, n_experts]
+    router: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def norms(self) -> ValueWeighted:
@@ -196,7 +198,7 @@ class LiveModel:
         main_mask = make_mask(kind, len(ids), prefix_len, window or cfg.sliding_window or len(ids))  # (T, T)
         if pad:
             main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
-        att, sco, hid, used, vnorm = {}, {}, {}, {}, {}
+        att, sco, hid, used, vnorm, router = {}, {}, {}, {}, {}, {}
 
         def keep(key, records, part, blocks, memory=None):
             att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
@@ -209,6 +211,8 @@ class LiveModel:
                 v = r["present"][1][0] if part == "self" else attn._split(attn.v(memory), attn.n_kv_heads)[0]
                 per_layer.append(head_value_norms(attn, v))
             vnorm[key] = _np(torch.stack(per_layer))  # [L, H, Tk]
+            if records and "moe" in records[0]:
+                router[key.split(".")[0]] = _np(torch.stack([r["moe"].probs[0] for r in records]))  # [L, T, n]
 
         if cfg.arch == "decoder":
             x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
@@ -260,6 +264,7 @@ class LiveModel:
             prefix_len=prefix_len if kind == "prefix" else None,
             attn_scale=scale,
             value_norms=vnorm,
+            router=router,
         )
 
     # ------------------------------------------------------------- generation with a KV cache

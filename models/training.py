@@ -116,22 +116,28 @@ def seq2seq_batch(rng, tok: BPETokenizer, numbers: list[int], batch: int):
 # ------------------------------------------------------------------ training
 
 
-def batch_loss(net: Transformer, rng, pool, tok, numbers, batch: int, seq_len: int, repeat: bool = False):
+def batch_loss(net: Transformer, rng, pool, tok, numbers, batch: int, seq_len: int, repeat: bool = False,
+               aux: bool = True):  # fmt: skip
     """Cross-entropy of one fresh batch of the task that fits the architecture: next token
-    (decoder), masked tokens (encoder) or number translation (encoder-decoder)."""
+    (decoder), masked tokens (encoder) or number translation (encoder-decoder). A mixture-of-experts
+    model adds moe_aux_weight × its load-balancing loss (models/moe.py) unless aux=False (held-out
+    losses compare cross-entropy only, with dense models too)."""
     cfg = net.cfg
+    moe = aux and cfg.n_experts > 0
     if cfg.arch == "decoder":
         make = repeat_batch if repeat else functools.partial(decoder_batch, pool=pool)
         x, y = make(rng, vocab=cfg.vocab_size, batch=batch, seq_len=seq_len)
-        logits = net(x, causal(x.shape[1]), cfg.scale)
+        out = net(x, causal(x.shape[1]), cfg.scale, with_aux=moe)
     elif cfg.arch == "encoder":
         x, y = encoder_batch(rng, pool, cfg.vocab_size, batch, seq_len)
-        logits = net(x, bidirectional(x.shape[1]) & padding(x != PAD), cfg.scale)
+        out = net(x, bidirectional(x.shape[1]) & padding(x != PAD), cfg.scale, with_aux=moe)
     else:
         s, ti, y = seq2seq_batch(rng, tok, numbers, batch)
         src_mask = padding(s != PAD)  # (B, 1, 1, Ts): no query may attend to padding
-        logits = net(s, src_mask, cfg.scale, ti, causal(ti.shape[1]), src_mask)
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=IGNORE)
+        out = net(s, src_mask, cfg.scale, ti, causal(ti.shape[1]), src_mask, with_aux=moe)
+    logits, balance = out if moe else (out, None)
+    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=IGNORE)
+    return loss + cfg.moe_aux_weight * balance if moe else loss
 
 
 def lr_at(step: int, steps: int, peak: float, warmup: int = WARMUP) -> float:

@@ -14,6 +14,7 @@ from torch import nn
 from .attention import MultiHeadAttention
 from .blocks import Block, make_norm
 from .config import ModelConfig
+from .moe import aux_loss
 from .positional import rope_inv_freq, sinusoidal_table
 
 # Initial weight spread (GPT-2 / nanoGPT), token embeddings included; output projections are
@@ -125,14 +126,18 @@ class Transformer(nn.Module):
             records.append(rec)
         return x, records, stream
 
-    def forward(self, ids, mask, scale, tgt_ids=None, tgt_mask=None, cross_mask=None):
-        """Logits for training: (B, T, V) of the decoder (or encoder for arch='encoder')."""
+    def forward(self, ids, mask, scale, tgt_ids=None, tgt_mask=None, cross_mask=None, with_aux=False):
+        """Logits for training: (B, T, V) of the decoder (or encoder for arch='encoder'). with_aux=True
+        returns (logits, the mean MoE load-balancing loss over the layers; 0 for a dense model)."""
         if self.cfg.arch == "decoder":
-            x, _, _ = self.run_stack(self.decoder, ids, mask, scale)
-            return self.logits(self.dec_norm(x))
-        x, _, _ = self.run_stack(self.encoder, ids, mask, scale)
-        memory = self.enc_norm(x)
-        if self.cfg.arch == "encoder":
-            return self.logits(memory)
-        y, _, _ = self.run_stack(self.decoder, tgt_ids, tgt_mask, scale, memory, cross_mask)
-        return self.logits(self.dec_norm(y))
+            x, recs, _ = self.run_stack(self.decoder, ids, mask, scale)
+            logits = self.logits(self.dec_norm(x))
+        else:
+            x, recs, _ = self.run_stack(self.encoder, ids, mask, scale)
+            memory = self.enc_norm(x)
+            if self.cfg.arch == "encoder":
+                logits = self.logits(memory)
+            else:
+                y, drecs, _ = self.run_stack(self.decoder, tgt_ids, tgt_mask, scale, memory, cross_mask)
+                logits, recs = self.logits(self.dec_norm(y)), recs + drecs
+        return (logits, aux_loss(recs)) if with_aux else logits

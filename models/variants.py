@@ -135,7 +135,11 @@ class Data:
         rng = random.Random(HELD_OUT_SEED)
         net.eval()
         loss = sum(
-            float(batch_loss(net, rng, self.held_pool, self.tok, self.held_numbers, RECIPE["batch"], RECIPE["seq_len"]))
+            float(
+                batch_loss(
+                    net, rng, self.held_pool, self.tok, self.held_numbers, RECIPE["batch"], RECIPE["seq_len"], aux=False
+                )
+            )
             for _ in range(EVAL_BATCHES)
         )
         net.train()

@@ -356,6 +356,7 @@ def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
         "key_gaps": experiments.key_gaps(experiments.head_keys(model, tr)),  # [L, H, H]
         "shuffle": float(experiments.shuffle_test(model, tr.ids, order, model.config.default_mask).max()),
         "shuffled": order != list(range(len(order))),
+        "router": tr.router.get(self_key(model).split(".")[0]),  # MoE: router probabilities [L, T, n], else None
     }
 
 

@@ -49,11 +49,13 @@ RECIPE_RULES = ("bernoulli", "exact")  # MLM: each token with p = 0.15 (this app
 # named after the ModelConfig field it sets (attn_scale is a code here: sqrt, one or inv)
 SIDES = ("a", "b")
 LAB_FIELDS = ("arch", "n_layers", "d_model", "n_heads", "n_kv_heads", "d_ff", "norm_position", "norm", "activation",
-              "positional", "attn_scale", "bias", "tie_embeddings", "seed")  # fmt: skip
+              "positional", "attn_scale", "bias", "tie_embeddings", "seed", "n_experts", "experts_top_k")  # fmt: skip
 LAB_LAYERS = (1, 2, 3, 4)
 LAB_D_MODEL = (32, 64, 128, 256)
 LAB_HEADS = (1, 2, 4, 8)
 LAB_D_FF = (64, 128, 256, 512, 1024)
+LAB_EXPERTS = (0, 4, 8)  # mixture of experts: 0 = the dense FFN (models/moe.py)
+LAB_TOP_K = (1, 2)  # experts per token: 1 (Switch, Fedus et al. 2021), 2 (Mixtral, Jiang et al. 2024)
 LAB_SCALES = ("sqrt", "one", "inv")  # 1/sqrt(d_head) (Vaswani), 1 (no scale), 1/d_head (muP)
 LAB_PRESETS = {  # the families the notes compare, at the lab's small size
     "llama": dict(arch="decoder", norm_position="pre", norm="rmsnorm", activation="swiglu", positional="rope",
@@ -65,6 +67,10 @@ LAB_PRESETS = {  # the families the notes compare, at the lab's small size
     "vaswani": dict(arch="encoder-decoder", norm_position="post", norm="layernorm", activation="relu",
                     positional="sinusoidal", n_kv_heads=4, bias=True, tie_embeddings=True),
 }  # fmt: skip
+for _preset in LAB_PRESETS.values():  # a family preset is dense: it resets the experts the student chose
+    _preset.update(n_experts=0, experts_top_k=2)
+# Mixtral's block at the lab's size: Llama's, each FFN replaced by 8 experts, 2 per token (Jiang et al. 2024)
+LAB_PRESETS["mixtral"] = dict(LAB_PRESETS["llama"], n_experts=8, experts_top_k=2)
 LAB_DEFAULTS = {
     side: dict(LAB_PRESETS[preset], n_layers=2, d_model=64, n_heads=4, d_ff=256, attn_scale="sqrt", seed=0)
     for side, preset in (("a", "llama"), ("b", "gpt2"))
@@ -82,6 +88,8 @@ BUDGETS = tuple(round(18 + 0.01 * i, 2) for i in range(901))  # log10 of the tra
 KV_DTYPES = ("bfloat16", "float32", "int8")
 # heads page
 QK_COLORS = ("kind", "position")
+MOE_EXPERTS = (1, 2, 4, 8, 16, 32, 64)  # the Model size page's mixture of experts: experts per layer ...
+MOE_TOP_K = (1, 2, 4, 8)  # ... and experts per token, on Mixtral's block
 TIMELINE_FACTORS = (2, 10, 100, 1000)  # the compute budget grows by this factor (exponents readout)
 
 
@@ -106,6 +114,8 @@ def lab_params() -> dict[str, Param]:
             f"{side}_bias": Param(d["bias"], **BOOL),
             f"{side}_tie_embeddings": Param(d["tie_embeddings"], **BOOL),
             f"{side}_seed": Param(d["seed"], int_in(0, 99)),
+            f"{side}_n_experts": Param(d["n_experts"], number_in(LAB_EXPERTS)),
+            f"{side}_experts_top_k": Param(d["experts_top_k"], number_in(LAB_TOP_K)),
         }
     return out
 
@@ -287,6 +297,8 @@ PARAMS: dict[str, Param] = {
     # heads
     "qk_color": Param("position", choice(*QK_COLORS)),
     "tl_factor": Param(10, number_in(TIMELINE_FACTORS)),
+    "moe_n": Param(8, number_in(MOE_EXPERTS)),  # Mixtral's 8 experts, 2 per token
+    "moe_k": Param(2, number_in(MOE_TOP_K)),
 }
 PARAMS |= lab_params()
 # logit lens and knock-out (lessons/lens.py): heads 1-based in the URL, as layer and head are

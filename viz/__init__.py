@@ -23,6 +23,7 @@ from viz.labels import ENGLISH, Labels, ScalingLabels, axis_labels, escape, shor
 from viz.lens import lens_table
 from viz.lines import Series, lines
 from viz.matrices import head_rows, value_heatmap
+from viz.moe import expert_load, router_choices
 from viz.palette import (
     ATTENTION_COLORSCALE,
     BAR,
@@ -69,6 +70,7 @@ __all__ = [
     "change_bars",
     "check_attention",
     "escape",
+    "expert_load",
     "font_size",
     "head_color",
     "head_rows",
@@ -85,6 +87,7 @@ __all__ = [
     "qk_scatter",
     "role_grid",
     "role_table",
+    "router_choices",
     "scaling_contours",
     "short_count",
     "token_strip",

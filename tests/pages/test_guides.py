@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pages.apptest import open_app
+from tests.pages.apptest import figures, open_app
 from ui import guides
 from ui.pages import LESSONS
 from ui.params import PARAMS
@@ -152,3 +152,23 @@ def test_the_sinks_guide_opens_every_step_with_both_shares():
         assert any("of its output norm" in i.value for i in at.info)
         if index + 1 < len(guide.steps):
             at.button(key="guide_next").click().run()
+
+
+def test_the_modern_block_guide_opens_the_lab_with_experts_and_mixtral_on_the_size_page():
+    guide = guides.load_all([guides.SHIPPED_DIR], PAGES)[0]["08-modern-block"]
+    at = open_app("guides")
+    at.button(key=f"start_{guide.id}").click().run()
+    seen = set()
+    for index, step in enumerate(guide.steps):
+        assert not at.exception
+        if step.params.get("b_n_experts") == 8:
+            assert at.session_state["b_n_experts"] == 8 and at.session_state["b_experts_top_k"] == 2
+            assert any(str(f["layout"].get("title", {}).get("text", "")).startswith("B: experts chosen per token")
+                       for f in figures(at))  # fmt: skip
+            seen.add("lab")
+        if step.params.get("moe_n") == 8:
+            assert any("46.7B" in m.value and "12.9B" in m.value for m in at.markdown)
+            seen.add("scaling")
+        if index + 1 < len(guide.steps):
+            at.button(key="guide_next").click().run()
+    assert seen == {"lab", "scaling"}

@@ -33,7 +33,7 @@ def lab_config(at, side="a") -> models.ModelConfig:
         n_kv_heads=None if s["n_kv_heads"] == heads else s["n_kv_heads"], d_ff=s["d_ff"],
         norm_position=s["norm_position"], norm=s["norm"], activation=s["activation"], positional=s["positional"],
         attn_scale=scale, max_len=128, tie_embeddings=bool(s["tie_embeddings"]), bias=bool(s["bias"]),
-        seed=int(s["seed"]),
+        seed=int(s["seed"]), n_experts=int(s["n_experts"]), experts_top_k=int(s["experts_top_k"]),
     )  # fmt: skip
 
 
@@ -256,3 +256,52 @@ def test_scores_chart_keeps_its_label_off_the_current_step_and_lines_apart():
     assert names[0] == "induction of L1H2" and names[1] == "induction (best head)"  # under the best line
     names = [tr.name for tr in _scores_figure(scores, 0, (0, 0), 700, 1.0).figure().data]
     assert "induction of L1H1" not in names  # L1H1 is the best head at every snapshot: one line
+
+
+# ---------------------------------------------------------------- mixture of experts
+
+
+def test_moe_config_builds_and_the_router_view_shows_on_the_random_init():
+    at = lab(a_n_experts="8", a_experts_top_k="2", b_n_experts="4", b_experts_top_k="1")
+    assert not at.exception
+    cfg = lab_config(at, "a")
+    assert (cfg.n_experts, cfg.experts_top_k) == (8, 2) and lab_config(at, "b").n_experts == 4
+    for side, n, k in (("A", 8, 2), ("B", 4, 1)):
+        choice = titled(at, f"{side}: experts chosen per token")["data"][0]
+        probs = array(titled(at, f"{side}, layer 1: router probabilities")["data"][0]["z"])  # [n, T]
+        assert probs.shape[0] == n
+        np.testing.assert_allclose(probs.sum(0), 1, rtol=1e-5)
+        first = array(choice["z"]) - 0.5  # [L, T]: the first choice, an expert id
+        np.testing.assert_array_equal(first[0], probs.argmax(0))
+        assert all(len(cell.split("+")) == k for row in choice["text"] for cell in row)
+        load = titled(at, f"{side}, layer 1: load per expert")
+        f = array(load["data"][0]["y"])
+        assert f.size == n and f.sum() == pytest.approx(1.0)
+        assert array(load["data"][1]["y"]).tolist() == pytest.approx([1 / n, 1 / n])  # the even-load line
+    text = " ".join(m.value for m in at.markdown)
+    total = sum(analysis.parameter_counts(cfg).values())
+    active = sum(analysis.parameter_counts(cfg, active=True).values())
+    assert f"**{total:,}** parameters in total, **{active:,}** active per token" in text
+    assert any("aux = n · Σᵢ fᵢ · Pᵢ = **" in c.value for c in at.caption)
+
+
+def test_dense_lab_says_how_to_see_the_router_and_the_mixtral_preset_sets_experts():
+    at = lab()
+    assert any("Neither side has experts" in i.value for i in at.info)
+    assert "n_experts" not in lab_config(at).to_dict()  # the default lab config is the dense one, unchanged
+    at.pills(key="b_preset").set_value("mixtral").run()
+    assert (at.session_state["b_n_experts"], at.session_state["b_experts_top_k"]) == (8, 2)
+    assert titled(at, "B: experts chosen per token")
+    at.pills(key="b_preset").set_value("gpt2").run()  # a family preset is dense again
+    assert at.session_state["b_n_experts"] == 0
+
+
+def test_trained_moe_variant_shows_its_router():
+    at = lab(a_n_experts="4", a_experts_top_k="2", a_seed="9")
+    cfg = lab_config(at, "a")
+    _, hist = train_entry(cfg, steps=10)
+    assert np.isfinite(hist.val).all()
+    at = lab(a_n_experts="4", a_experts_top_k="2", a_seed="9")
+    assert not at.exception and not any("randomly initialised: the router" in c.value for c in at.caption)
+    f = array(titled(at, "A, layer 1: load per expert")["data"][0]["y"])
+    assert f.sum() == pytest.approx(1.0)

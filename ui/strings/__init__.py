@@ -13,6 +13,7 @@ from . import (
     heads,
     home,
     lab,
+    lab_moe,
     lbl,
     lens,
     mask,
@@ -26,6 +27,7 @@ from . import (
     prompt,
     rank,
     scaling,
+    scaling_moe,
     shell,
     similarity,
     softmax,
@@ -37,7 +39,7 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks,
-                   mlm, model, nav, part, positional, posttrain, prompt, rank, scaling, shell, similarity, softmax,
-                   step, tokens, translate, weights)
+    for module in (attn, block, common, ctl, explorer, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
+                   masks, mlm, model, nav, part, positional, posttrain, prompt, rank, scaling, scaling_moe, shell,
+                   similarity, softmax, step, tokens, translate, weights)
 }  # fmt: skip

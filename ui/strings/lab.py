@@ -25,6 +25,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab.preset.bert": {"en": "BERT-style", "zh": "BERT 式"},
     "lab.preset.vaswani": {"en": "Vaswani 2017", "zh": "Vaswani 2017"},
     "lab.preset.induction": {"en": "Induction head forms", "zh": "归纳头形成"},
+    "lab.preset.mixtral": {"en": "Mixtral-style (8 experts, top-2)", "zh": "Mixtral 式（8 个专家，top-2）"},
     "lab.arch": {"en": "Architecture", "zh": "架构"},
     "lab.layers": {"en": "Layers", "zh": "层数"},
     "lab.layers_help": {
