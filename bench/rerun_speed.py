@@ -69,6 +69,8 @@ PAGES = {
                     ("layer", "segmented_control", "layer", [1, 0]),
                     ("qk colour", "segmented_control", "qk_color", ["kind", "position"])]),
               ({"model": "encoder"}, [])],
+    # objectives: a new seed re-masks, re-samples the ELECTRA generator and re-runs the discriminator (no cache hit)
+    "objectives": [({}, [("seed", "number_input", "obj_seed", list(range(2, 40)))])],
 }  # fmt: skip
 
 

@@ -32,4 +32,5 @@ LESSONS = [
     Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False),
     Lesson("heads", "lessons/heads.py", ":material/diversity_3:"),
     Lesson("lens", "lessons/lens.py", ":material/layers:"),
+    Lesson("objectives", "lessons/objectives.py", ":material/fitness_center:"),
 ]

@@ -296,4 +296,6 @@ PARAMS |= {
     "ko_heads": Param([0], one_based_list, lambda v: ",".join(str(h + 1) for h in v)),
     "ko_mode": Param("zero", choice("zero", "uniform")),
 }
+# pretraining objectives (lessons/objectives.py)
+PARAMS |= {"obj_seed": Param(1, int_in(0, 9999))}
 SHARED = ["lang", "model", "weights", "present", "prompt", "tables"]

@@ -19,6 +19,7 @@ from . import (
     mlm,
     model,
     nav,
+    objectives,
     part,
     positional,
     prompt,
@@ -34,6 +35,6 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks, mlm, model, nav, part,
+    for module in (attn, common, ctl, explorer, generate, guides, heads, home, lab, lbl, lens, mask, masks, mlm, model, nav, objectives, part,
                    positional, prompt, rank, scaling, shell, similarity, softmax, step, translate, weights)
 }  # fmt: skip

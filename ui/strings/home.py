@@ -91,4 +91,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力头图鉴：给每个头按前一个词元、归纳、重复词元、首词元、弥散打分，附阈值与出处；"
         "再把一个头的查询和键画成分布图（AttentionViz）。",
     },
+    "home.objectives": {
+        "en": "BERT's masked LM, RoBERTa's dynamic masking, ELECTRA's replaced-token detection (a small generator and "
+        "discriminator, live), T5's span corruption, NSP vs SOP and the causal LM on your prompt: what each model "
+        "sees and which tokens carry a loss.",
+        "zh": "在你的输入上对比 BERT 的掩码语言模型、RoBERTa 的动态掩码、ELECTRA 的替换词元检测（小型生成器与判别器实时运行）、"
+        "T5 的片段破坏、下一句预测与句子顺序预测以及因果语言模型：每种模型看到什么，哪些词元带有损失。",
+    },
 }

@@ -16,4 +16,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.heads": {"en": "What each head does", "zh": "每个注意力头在做什么"},
     "nav.scaling": {"en": "Model size & scaling laws", "zh": "模型规模与缩放定律"},
     "nav.lens": {"en": "Logit lens & knock-out", "zh": "Logit lens 与注意力头消融"},
+    "nav.objectives": {"en": "Pretraining objectives", "zh": "预训练目标"},
 }
