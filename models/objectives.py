@@ -20,6 +20,7 @@ import numpy as np
 
 from . import data
 from .mlm import bert_count, bert_recipe
+from .tokenizer import CLS, SEP, SPECIALS
 
 STATIC_COPIES = 10  # RoBERTa §4.1: "the training data was duplicated 10 times ... 10 different ways"
 T5_NOISE = 0.15  # Raffel et al. 2020, §3.3: corrupt 15% of tokens ...
@@ -189,17 +190,20 @@ def causal_targets(n: int) -> list[bool]:
 
 # ------------------------------------------------------------------ the summary
 
-OBJECTIVES = ("mlm", "dynamic", "electra_disc", "electra_gen", "t5", "nsp_sop", "causal")
+OBJECTIVES = ("mlm", "mlm_app", "dynamic", "electra_disc", "electra_gen", "t5", "nsp_sop", "causal")
 
 
 def loss_counts(n: int, seed: int) -> dict[str, int]:
     """How many of a prompt's n text tokens (specials not counted) carry a loss under each objective, for one
     seed. BERT counts [CLS] and [SEP] in round(0.15·(n + 2)) but never picks them; T5 corrupts the text tokens;
-    NSP/SOP is one label per pair (its tokens are learned through the MLM loss beside it): 0 here."""
+    this app's MLM training (mlm_app) picks each token with probability 0.15; NSP/SOP is one label per pair
+    (its tokens are learned through the MLM loss beside it): 0 here."""
     if n < 1:
         return dict.fromkeys(OBJECTIVES, 0)
     k = bert_count(n + 2, n)  # [CLS] text [SEP]
-    return {"mlm": k, "dynamic": k, "electra_disc": n, "electra_gen": k,
+    inner = [len(SPECIALS)] * n  # any non-special id: only the choice of positions is counted
+    app = sum(o is not None for o in bert_recipe([CLS, *inner, SEP], random.Random(seed), len(SPECIALS) + 1)[1])
+    return {"mlm": k, "mlm_app": app, "dynamic": k, "electra_disc": n, "electra_gen": k,
             "t5": int(random_spans_noise_mask(n, np.random.default_rng(seed)).sum()), "nsp_sop": 0,
             "causal": n}  # fmt: skip
 

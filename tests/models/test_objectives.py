@@ -97,6 +97,8 @@ def test_loss_counts_follow_each_objectives_rule():
         assert c["nsp_sop"] == 0
     f = objectives.mean_fractions(64, 50)
     assert f["mlm"] == pytest.approx(round(66 * 0.15) / 64) and f["causal"] == 1.0 and f["electra_disc"] == 1.0
+    assert objectives.mean_fractions(64, 2000)["mlm_app"] == pytest.approx(0.15, abs=0.005)  # p = 0.15 each
+    assert len({objectives.loss_counts(64, s)["mlm_app"] for s in range(50)}) > 3  # its count varies
     assert objectives.causal_targets(4) == [True, True, True, False]
     assert objectives.loss_counts(0, 0) == dict.fromkeys(objectives.OBJECTIVES, 0)
 

@@ -27,9 +27,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "objectives.mlm_explain": {
         "en": "BERT (Devlin et al. 2019, §3.1) picks round(0.15 · n) tokens, at least one ([CLS] and [SEP] count in "
         "n but are never picked): here **{k} of the {n} text tokens ({share})**. Of those, 80% become [MASK], 10% a "
-        "random token and 10% stay ({legend}). Only the picked tokens carry a loss; the other 85% are context.",
+        "random token and 10% stay. Colours: {legend}. Only the picked tokens carry a loss; the other 85% are context.",
         "zh": "BERT（Devlin et al. 2019，§3.1）选出 round(0.15 · n) 个词元，至少一个（[CLS] 和 [SEP] 计入 n 但从不被选）："
-        "这里是 **{n} 个文本词元中的 {k} 个（{share}）**。其中 80% 换成 [MASK]，10% 换成随机词元，10% 保持不变（{legend}）。"
+        "这里是 **{n} 个文本词元中的 {k} 个（{share}）**。其中 80% 换成 [MASK]，10% 换成随机词元，10% 保持不变。颜色：{legend}。"
         "只有被选中的词元带有损失；其余 85% 只是上下文。",
     },
     "objectives.mlm_link": {
@@ -50,8 +50,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "objectives.dynamic_epoch": {"en": "epoch {e}: a fresh mask", "zh": "第 {e} 轮：新抽的掩码"},
     "objectives.static_epoch": {"en": "epoch {e}: copy {copy} of 10", "zh": "第 {e} 轮：10 份副本中的第 {copy} 份"},
     "objectives.coverage": {
-        "en": "Positions with a loss in at least one of the {epochs} epochs: **{c} of {n}**.",
-        "zh": "在这 {epochs} 轮中至少有一次带有损失的位置：**{n} 个中的 {c} 个**。",
+        "en": "Over RoBERTa's {epochs} epochs: **{masks} different masks**; positions with a loss at least once: "
+        "**{c} of {n}**.",
+        "zh": "在 RoBERTa 的 {epochs} 个轮次中：**{masks} 种不同的掩码**；至少有一次带有损失的位置：**{n} 个中的 {c} 个**。",
     },
     "objectives.static_note": {
         "en": "The “10 copies” that some notes describe as RoBERTa's method is its **static baseline**: the data "
@@ -83,12 +84,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "无法使用 ELECTRA 的权重：{error}",
     },
     "objectives.electra_masked": {
-        "en": "1. The positions the seed masks (red)",
-        "zh": "1. 种子选中要掩码的位置（红色）",
+        "en": "First, the positions the seed masks (red)",
+        "zh": "第一步：种子选中要掩码的位置（红色）",
     },
     "objectives.electra_corrupted": {
-        "en": "2. What the discriminator reads: the generator's samples (orange = really replaced)",
-        "zh": "2. 判别器读到的内容：生成器的采样结果（橙色 = 确实被替换）",
+        "en": "Then what the discriminator reads: the generator's samples (orange = really replaced)",
+        "zh": "第二步：判别器读到的内容：生成器的采样结果（橙色 = 确实被替换）",
     },
     "objectives.electra_counts": {
         "en": "{m} positions masked; the generator's samples: {gen}. **{r} replaced**, {same} sampled the original "
@@ -138,7 +139,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "解码器的目标（绿色：带损失的词元）",
     },
     "objectives.t5_counts": {
-        "en": "**{k} of {n} tokens dropped ({share})** in {spans} spans of lengths {lengths} (mean {mean}). The input "
+        "en": "**{k} of {n} tokens dropped ({share})**; spans: {spans}, of lengths {lengths} (mean {mean}). The input "
         "shrinks to {inp} tokens and the target has {out}: the decoder predicts only the dropped tokens and their "
         "sentinels, a short target, which is why T5 chose it (§3.3.4).",
         "zh": "**{n} 个词元中去掉了 {k} 个（{share}）**，分成 {spans} 个片段，长度为 {lengths}（平均 {mean}）。输入缩短为 {inp} 个词元，"
@@ -208,6 +209,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "objectives.sum_mean": {"en": "mean over seeds", "zh": "多个种子的平均"},
     "objectives.sum_source": {"en": "source", "zh": "出处"},
     "objectives.obj.mlm": {"en": "masked LM (BERT)", "zh": "掩码语言模型（BERT）"},
+    "objectives.obj.mlm_app": {
+        "en": "masked LM, this app's training (p = 0.15 each)",
+        "zh": "掩码语言模型，本应用的训练（每个词元 p = 0.15）",
+    },
+    "objectives.input.mlm_app": {"en": "as BERT, a random count", "zh": "同 BERT，数量随机"},
+    "objectives.where.mlm_app": {"en": "the picked tokens", "zh": "被选中的词元"},
     "objectives.obj.dynamic": {"en": "dynamic masking (RoBERTa)", "zh": "动态掩码（RoBERTa）"},
     "objectives.obj.electra_disc": {"en": "replaced-token detection: discriminator", "zh": "替换词元检测：判别器"},
     "objectives.obj.electra_gen": {"en": "replaced-token detection: generator", "zh": "替换词元检测：生成器"},
@@ -231,10 +238,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "objectives.summary_caption": {
         "en": "Shares are of the prompt's text tokens ([CLS], [SEP], [BOS] not counted), for the seed above and "
         "averaged over seeds 0–{seeds_last}. NSP/SOP adds one label per pair beside BERT's or ALBERT's MLM loss, so "
-        "it has no token with a loss of its own. The counts of BERT and T5 depend only on the length "
-        "(round(0.15 · n)); the seed moves where they fall.",
+        "it has no token with a loss of its own. The counts of BERT, ELECTRA and T5 depend only on "
+        "the length (round(0.15 · n)), the seed moves where they fall; this app's own MLM training picks each token "
+        "with probability 0.15, so its count varies with the seed and only its mean is 15%.",
         "zh": "比例按输入的文本词元计算（不含 [CLS]、[SEP]、[BOS]），分别是上面的种子和种子 0–{seeds_last} 的平均。"
         "NSP/SOP 在 BERT 或 ALBERT 的掩码语言模型损失之外为每对加一个标签，自身没有带损失的词元。"
-        "BERT 和 T5 的数量只取决于长度（round(0.15 · n)）；种子改变的是它们落在哪里。",
+        "BERT、ELECTRA 和 T5 的数量只取决于长度（round(0.15 · n)），种子改变的是它们落在哪里；本应用自己的掩码语言模型训练以 0.15 的概率"
+        "选择每个词元，所以数量随种子变化，只有平均值是 15%。",
     },
 }
