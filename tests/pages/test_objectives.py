@@ -31,7 +31,7 @@ def test_the_electra_bars_are_the_discriminators_and_the_counts_follow_the_rules
     model, _ = electra.load_electra()
     tok = models.load("encoder").tokenizer
     d = electra.detect(model, tok, PROMPT, 3)
-    bars = titled(at, "probability that each token was replaced")["data"][0]
+    bars = titled(at, "P(replaced); red: it was")["data"][0]
     np.testing.assert_allclose(array(bars["y"]), d.p_replaced, rtol=1e-6)
     red = [i for i, c in enumerate(bars["marker"]["color"]) if c == viz.HIGHLIGHT]
     assert red == [i for i, r in enumerate(d.replaced) if r] and red  # seed 3 replaces at least one token
@@ -92,3 +92,21 @@ def test_hostile_prompts_get_a_page_not_a_traceback(prompt):
     assert not at.exception
     if prompt.strip() and not prompt.startswith("[MASK]"):
         assert figures(at)
+
+
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory):
+    from tests.models.hf.tiny import build
+
+    root = tmp_path_factory.mktemp("models")
+    build("bert", root / "tiny-bert")
+    build("gpt2", root / "tiny-gpt2")
+    return root
+
+
+@pytest.mark.parametrize("name", ["tiny-bert", "tiny-gpt2"])
+def test_a_published_model_in_the_sidebar_keeps_the_toy_tokenizer_and_says_so(models_dir, monkeypatch, name):
+    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(models_dir))
+    at = open_app("objectives", model=name, prompt="小明喜欢猫 and the cat sat .")
+    assert "toy models' tokenizer" in " ".join(c.value for c in at.caption)
+    assert titled(at, "P(replaced)")

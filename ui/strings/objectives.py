@@ -101,8 +101,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "objectives.electra_x": {"en": "token the discriminator reads", "zh": "判别器读到的词元"},
     "objectives.electra_y": {"en": "P(replaced)", "zh": "P（被替换）"},
     "objectives.electra_bars_title": {
-        "en": "The discriminator's probability that each token was replaced (red: it really was)",
-        "zh": "判别器认为每个词元被替换的概率（红色：确实被替换）",
+        "en": "The discriminator's P(replaced); red: it was",
+        "zh": "判别器的 P（被替换）；红色：确实被替换",
     },
     "objectives.electra_readout": {
         "en": "On this prompt the discriminator (threshold 0.5) labels **{right} of {n}** text tokens correctly; "
@@ -114,11 +114,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "而“全部是原词”的准确率是 **{acc0}**；它找出了 {recall} 的被替换词元。训练步数：{steps}。",
     },
     "objectives.electra_caption": {
-        "en": "Trained with `python -m models.electra` (about 0.6 MB in models/weights/electra.pt). The toy generator "
-        "often samples a plausible word of the same kind (a name for a name), which is exactly what makes "
-        "detection hard; the paper's generator is 1/4 to 1/2 the discriminator's size for that reason (§3.2).",
-        "zh": "用 `python -m models.electra` 训练（models/weights/electra.pt，约 0.6 MB）。玩具生成器常常采样出同类的合理词"
-        "（名字换成名字），这正是检测的难点；论文出于这个原因让生成器只有判别器的 1/4 到 1/2 大小（§3.2）。",
+        "en": "Trained with `python -m models.electra` (about 0.6 MB in models/weights/electra.pt). A replacement that "
+        "fits its context (a name for a name) is the hard case for the discriminator, and a generator that is too "
+        "strong makes the task too hard: the paper's generator is 1/4 to 1/2 the discriminator's size for that reason (§3.2).",
+        "zh": "用 `python -m models.electra` 训练（models/weights/electra.pt，约 0.6 MB）。符合上下文的替换"
+        "（名字换成名字）是判别器最难识别的情况；生成器太强会让任务过难：论文因此让生成器只有判别器的 1/4 到 1/2 大小（§3.2）。",
     },
     # ------------------------------------------------------------ T5
     "objectives.t5_title": {"en": "T5: span corruption", "zh": "T5：片段破坏"},
