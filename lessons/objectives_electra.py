@@ -5,12 +5,12 @@ import streamlit as st
 
 import models
 import viz
+from lessons.objectives_more import strip
 from models import electra
 from ui import charts, shell
 from ui.i18n import t
 from ui.objective_loaders import electra_detect, get_electra
 
-STRIP_PX = 380
 MASKED_COLOR, REPLACED_COLOR = viz.HEAD_COLORS[3], viz.HEAD_COLORS[1]
 MOST_BARS = 64  # the probability chart shows at most this many tokens (a 10,000-character prompt)
 
@@ -28,12 +28,10 @@ def electra_section(text: str, seed: int, scale: float) -> None:
     p = np.asarray(d["p_replaced"])
     c1, c2 = st.columns(2)
     c1.caption(t("objectives.electra_masked"))
-    charts.plot(c1, viz.token_strip(tokens, colors=dict.fromkeys(masked, MASKED_COLOR), scale=scale, width_px=STRIP_PX),
-                key="obj_electra_masked", width="content")  # fmt: skip
+    strip(c1, tokens, dict.fromkeys(masked, MASKED_COLOR), scale, "obj_electra_masked")
     c2.caption(t("objectives.electra_corrupted"))
     colors = {i: REPLACED_COLOR for i, r in enumerate(replaced) if r}
-    charts.plot(c2, viz.token_strip(corrupted, colors=colors, scale=scale, width_px=STRIP_PX),
-                key="obj_electra_corrupted", width="content")  # fmt: skip
+    strip(c2, corrupted, colors, scale, "obj_electra_corrupted")
     same = [i for i in masked if not replaced[i]]
     n_rep = sum(replaced)
     st.markdown(

@@ -9,7 +9,7 @@ from models import mlm, objectives
 from ui import charts
 from ui.i18n import names, t
 
-STRIP_PX = 380  # fits a phone; wider screens get the same compact block
+STRIP_PX = 380  # fits a phone; presentation mode (scale 1.5, columns stacked) widens it with the font
 EPOCHS = 4  # shown
 ROBERTA_EPOCHS = 40  # counted: RoBERTa's static baseline covers 40 epochs with 10 masks (§4.1)
 OUTCOME_COLORS = {"mask": viz.HEAD_COLORS[3], "random": viz.HEAD_COLORS[1], "keep": viz.HEAD_COLORS[2]}
@@ -21,7 +21,8 @@ def legend() -> str:
 
 def strip(where, tokens: list[str], outcome: list, scale: float, key: str) -> None:
     colors = {i: OUTCOME_COLORS[o] for i, o in enumerate(outcome) if o}
-    charts.plot(where, viz.token_strip(tokens, colors=colors, scale=scale, width_px=STRIP_PX), key=key, width="content")
+    charts.plot(where, viz.token_strip(tokens, colors=colors, scale=scale, width_px=round(STRIP_PX * scale)),
+                key=key, width="content")  # fmt: skip
 
 
 def masking_section(model, ids: list[int], seed: int, scale: float) -> None:

@@ -8,7 +8,7 @@ from ui import charts
 from ui.i18n import t
 from ui.objective_loaders import mean_fractions
 
-STRIP_PX = 380
+STRIP_PX = 380  # fits a phone; presentation mode (scale 1.5, columns stacked) widens it with the font
 LOSS_COLOR, SENTINEL_COLOR = viz.HEAD_COLORS[2], viz.HEAD_COLORS[3]
 SEEDS = 200  # the summary's average over seeds 0..199
 SOURCES = {
@@ -24,7 +24,8 @@ SOURCES = {
 
 
 def strip(where, tokens, colors, scale, key) -> None:
-    charts.plot(where, viz.token_strip(tokens, colors=colors, scale=scale, width_px=STRIP_PX), key=key, width="content")
+    charts.plot(where, viz.token_strip(tokens, colors=colors, scale=scale, width_px=round(STRIP_PX * scale)),
+                key=key, width="content")  # fmt: skip
 
 
 def span_section(tokens: list[str], seed: int, scale: float) -> None:
