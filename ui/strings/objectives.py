@@ -33,17 +33,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "只有被选中的词元带有损失；其余 85% 只是上下文。",
     },
     "objectives.mlm_link": {
-        "en": "The masked-token page: what the encoder predicts, and the 80/10/10 recipe over 10,000 draws",
-        "zh": "掩码预测页面：编码器预测了什么，以及 80/10/10 规则在 10,000 次抽样下的比例",
+        "en": "Masked tokens page: predictions, 80/10/10",
+        "zh": "掩码预测页面：预测与 80/10/10 规则",
     },
     # ------------------------------------------------------------ RoBERTa
     "objectives.dynamic_title": {"en": "RoBERTa: dynamic masking", "zh": "RoBERTa：动态掩码"},
     "objectives.dynamic_explain": {
         "en": "BERT masked its data once, before training. RoBERTa (Liu et al. 2019, §4.1) draws a **new mask every "
-        "time a sequence is fed** to the model, so over many epochs it learns from more positions. Left: the "
-        "same prompt in epochs 1 to 4 with dynamic masking (BERT's recipe, drawn again each epoch from the seed).",
+        "time a sequence is fed** to the model, so over many epochs it learns from more positions. Under "
+        "**Dynamic**: the same prompt in epochs 1 to 4 (BERT's recipe, drawn again each epoch from the seed).",
         "zh": "BERT 在训练前只给数据做一次掩码。RoBERTa（Liu et al. 2019，§4.1）**每次把一个序列送进模型时都重新抽一个掩码**，"
-        "因此在多个轮次（epoch）里它能从更多位置学习。左边：同一个输入在第 1 到第 4 轮的动态掩码（BERT 的规则，每轮由种子重新抽取）。",
+        "因此在多个轮次（epoch）里它能从更多位置学习。**动态掩码**一栏：同一个输入在第 1 到第 4 轮的掩码（BERT 的规则，每轮由种子重新抽取）。",
     },
     "objectives.dynamic_head": {"en": "Dynamic (RoBERTa)", "zh": "动态掩码（RoBERTa）"},
     "objectives.static_head": {"en": "Static, 10 copies (the baseline)", "zh": "静态掩码，10 份副本（对照组）"},
