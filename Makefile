@@ -59,6 +59,7 @@ lint: setup
 
 weights: setup  ## retrain the tokenizer and the three shipped models (about 15 min on 2 cores)
 	$(PY) -m models.train
+	$(PY) -m models.electra  # ELECTRA's pair reads the tokenizer just trained
 
 bench: setup  ## speed tables (not tests)
 	$(PY) bench/model_speed.py

@@ -81,6 +81,8 @@ PAGES = {
     "tokens": [({}, [("merge step", "slider", "tok_step", [5, 10, 20, 0])])],
     # posttrain: a pre-built entry (a short run in a temporary cache); its own prompt box, greedy answers of 3 models
     "posttrain": [({}, [])],
+    # objectives: a new seed re-masks, re-samples the ELECTRA generator and re-runs the discriminator (no cache hit)
+    "objectives": [({}, [("seed", "number_input", "obj_seed", list(range(2, 40)))])],
 }  # fmt: skip
 
 

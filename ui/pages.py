@@ -29,6 +29,7 @@ LESSONS = [
     Lesson("generate", "lessons/generate.py", ":material/edit_note:"),
     Lesson("translate", "lessons/translate.py", ":material/translate:", prompt=False),
     Lesson("mlm", "lessons/mlm.py", ":material/question_mark:"),
+    Lesson("objectives", "lessons/objectives.py", ":material/fitness_center:"),
     Lesson("similarity", "lessons/similarity.py", ":material/join_inner:", prompt=False),
     Lesson("lab", "lessons/lab.py", ":material/science:"),
     Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False),

@@ -309,4 +309,6 @@ PARAMS |= {
     "ko_mode": Param("zero", choice("zero", "uniform")),
     "tok_step": Param(1_000_000, int_in(0, 1_000_000)),  # BPE replay step (clamped to the prompt's last step)
 }
+# pretraining objectives (lessons/objectives.py)
+PARAMS |= {"obj_seed": Param(1, int_in(0, 9999))}
 SHARED = ["lang", "model", "weights", "present", "prompt", "tables"]

@@ -21,6 +21,7 @@ from . import (
     mlm,
     model,
     nav,
+    objectives,
     part,
     positional,
     posttrain,
@@ -40,6 +41,6 @@ from . import (
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
     for module in (attn, block, common, ctl, explorer, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
-                   masks, mlm, model, nav, part, positional, posttrain, prompt, rank, scaling, scaling_moe, shell,
-                   similarity, softmax, step, tokens, translate, weights)
+                   masks, mlm, model, nav, objectives, part, positional, posttrain, prompt, rank, scaling,
+                   scaling_moe, shell, similarity, softmax, step, tokens, translate, weights)
 }  # fmt: skip

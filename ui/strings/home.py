@@ -109,4 +109,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在少量示范上微调玩具解码器（监督微调 SFT），再在比较数据上训练（DPO，β = 0.1，以冻结的 SFT 模型为参考模型）："
         "留出数据上选中与拒绝答案的对数概率在训练前后的变化；以及 RLHF 的奖励模型和 PPO 处在哪一步。",
     },
+    "home.objectives": {
+        "en": "BERT's masked LM, RoBERTa's dynamic masking, ELECTRA's replaced-token detection (a small generator and "
+        "discriminator, live), T5's span corruption, NSP vs SOP and the causal LM on your prompt: what each model "
+        "sees and which tokens carry a loss.",
+        "zh": "在你的输入上对比 BERT 的掩码语言模型、RoBERTa 的动态掩码、ELECTRA 的替换词元检测（小型生成器与判别器实时运行）、"
+        "T5 的片段破坏、下一句预测与句子顺序预测以及因果语言模型：每种模型看到什么，哪些词元带有损失。",
+    },
 }

@@ -19,4 +19,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.block": {"en": "Norms & attention scores", "zh": "归一化与注意力打分"},
     "nav.tokens": {"en": "Tokenization", "zh": "分词"},
     "nav.posttrain": {"en": "Post-training: SFT and DPO", "zh": "后训练：SFT 与 DPO"},
+    "nav.objectives": {"en": "Pretraining objectives", "zh": "预训练目标"},
 }
