@@ -16,7 +16,7 @@ if "_plotly_warm" not in st.session_state:
     dot = {"type": "heatmap", "z": [[0]], "showscale": False}  # Plotly refuses a figure without data
     early.plotly_chart({"data": [dot], "layout": blank}, config={"staticPlot": True, "displayModeBar": False})
 
-from ui import guides, params, shell, url  # noqa: E402  (after the warm-up above: these import torch)
+from ui import guides, nav, params, shell, url  # noqa: E402  (after the warm-up above: these import torch)
 from ui.i18n import t  # noqa: E402
 from ui.pages import LESSONS  # noqa: E402
 
@@ -25,14 +25,14 @@ early.empty()
 guides.apply_pending()  # a guided lesson's step, before any widget is drawn
 ignored = url.restore_once(params.PARAMS, params.ALIASES)  # first: a link's model picks the run's lane
 with shell.run_slot(early):  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS, HEAVY)
-    settings = shell.sidebar()
+    settings = shell.sidebar()  # language and model first: a class switches models on every page
     home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)
     lessons = {
         lesson.name: st.Page(lesson.path, title=t(f"nav.{lesson.name}"), icon=lesson.icon, url_path=lesson.name)
         for lesson in LESSONS
     }
-    # expanded: every page listed; collapsed, Streamlit adds its own English-only "View N more" button
-    page = st.navigation([home, *lessons.values()], expanded=True)
+    page = st.navigation([home, *lessons.values()], position="hidden")  # listed by ui/nav.py, in groups
+    nav.draw(st.sidebar, home, lessons, page.url_path)
     goto = guides.pending_page()  # a guided lesson's Back / Next: its state is applied in the next run
     if goto in lessons:
         st.switch_page(lessons[goto]) if goto != page.url_path else st.rerun()

@@ -15,25 +15,31 @@ class Lesson:
     path: str
     icon: str
     prompt: bool = True  # shows the shared prompt box
+    section: str = ""  # the sidebar group (SECTIONS); "" = listed above the groups
+
+
+# The sidebar lists the lessons in these groups, each a collapsible block (ui/nav.py): with 19 lessons a flat
+# list pushed the model picker below the fold of a 1366x768 laptop. The current page's group is open.
+SECTIONS = ["attention", "architectures", "inside", "training"]
 
 
 LESSONS = [
     Lesson("guides", "lessons/guides.py", ":material/school:", prompt=False),
-    Lesson("explorer", "lessons/explorer.py", ":material/grid_on:"),
-    Lesson("tokens", "lessons/tokens.py", ":material/segment:"),
-    Lesson("masks", "lessons/masks.py", ":material/filter_alt:"),
-    Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:"),
-    Lesson("positional", "lessons/positional.py", ":material/waves:"),
-    Lesson("softmax", "lessons/softmax.py", ":material/thermostat:"),
-    Lesson("block", "lessons/block.py", ":material/tune:"),
-    Lesson("generate", "lessons/generate.py", ":material/edit_note:"),
-    Lesson("translate", "lessons/translate.py", ":material/translate:", prompt=False),
-    Lesson("mlm", "lessons/mlm.py", ":material/question_mark:"),
-    Lesson("objectives", "lessons/objectives.py", ":material/fitness_center:"),
-    Lesson("similarity", "lessons/similarity.py", ":material/join_inner:", prompt=False),
-    Lesson("lab", "lessons/lab.py", ":material/science:"),
-    Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False),
-    Lesson("heads", "lessons/heads.py", ":material/diversity_3:"),
-    Lesson("lens", "lessons/lens.py", ":material/layers:"),
-    Lesson("posttrain", "lessons/posttrain.py", ":material/thumbs_up_down:", prompt=False),
+    Lesson("explorer", "lessons/explorer.py", ":material/grid_on:", section="attention"),
+    Lesson("tokens", "lessons/tokens.py", ":material/segment:", section="attention"),
+    Lesson("masks", "lessons/masks.py", ":material/filter_alt:", section="attention"),
+    Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:", section="attention"),
+    Lesson("positional", "lessons/positional.py", ":material/waves:", section="attention"),
+    Lesson("softmax", "lessons/softmax.py", ":material/thermostat:", section="attention"),
+    Lesson("block", "lessons/block.py", ":material/tune:", section="attention"),
+    Lesson("generate", "lessons/generate.py", ":material/edit_note:", section="architectures"),
+    Lesson("translate", "lessons/translate.py", ":material/translate:", prompt=False, section="architectures"),
+    Lesson("mlm", "lessons/mlm.py", ":material/question_mark:", section="architectures"),
+    Lesson("objectives", "lessons/objectives.py", ":material/fitness_center:", section="architectures"),
+    Lesson("similarity", "lessons/similarity.py", ":material/join_inner:", prompt=False, section="architectures"),
+    Lesson("heads", "lessons/heads.py", ":material/diversity_3:", section="inside"),
+    Lesson("lens", "lessons/lens.py", ":material/layers:", section="inside"),
+    Lesson("lab", "lessons/lab.py", ":material/science:", section="training"),
+    Lesson("posttrain", "lessons/posttrain.py", ":material/thumbs_up_down:", prompt=False, section="training"),
+    Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False, section="training"),
 ]

@@ -72,10 +72,10 @@ def test_figure_follows_typing_without_enter(page: Page) -> None:
 def test_switch_language_to_chinese(page: Page) -> None:
     open_explorer(page)
     sidebar = page.get_by_test_id("stSidebar")
-    expect(sidebar.get_by_test_id("stSidebarNav")).to_contain_text("Attention Explorer")
+    expect(sidebar).to_contain_text("Attention Explorer")  # its group is open: the current page
     sidebar.get_by_role("combobox", name="Language / 语言").click()
     page.get_by_role("option", name="简体中文").click()
-    expect(sidebar.get_by_test_id("stSidebarNav")).to_contain_text("注意力浏览器")
+    expect(sidebar).to_contain_text("注意力浏览器")
     main = page.get_by_test_id("stMain")
     expect(main.get_by_role("heading", name="注意力浏览器")).to_be_visible()
     expect(main.get_by_test_id("stWidgetLabel").filter(has_text=re.compile(r"^层$"))).to_be_visible()
@@ -201,19 +201,22 @@ def test_a_guided_lesson_in_chinese_steps_through_pages(page: Page) -> None:
 
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 # Names that stay Latin in Chinese text too (model families, the function, the symbol).
-# "Logit lens" is the technique's name (nostalgebraist 2020), kept in Chinese texts as in the English ones.
-PROPER_NOUNS = {"BERT", "GPT", "MiniLM", "Softmax", "d_k", "Logit", "lens"}
+# "Logit lens" (nostalgebraist 2020), SFT and DPO are names Chinese courses keep in Latin letters too.
+PROPER_NOUNS = {"BERT", "GPT", "MiniLM", "Softmax", "d_k", "Logit", "lens", "SFT", "DPO"}
 LANGUAGE_LABEL = "Language / 语言"  # bilingual on purpose: the way back, whatever language is shown
 
 
 def test_chinese_sidebar_shows_no_english(page: Page) -> None:
-    """Every page is listed (a collapsed menu ends in Streamlit's own "View 3 more", English only), and
-    nothing else in the sidebar is English either."""
+    """The lesson groups (ui/nav.py, opened one by one so every page title is shown) and everything else in
+    the sidebar are Chinese: no Streamlit "View N more" or other English text."""
     page.goto("/?lang=zh")
     sidebar = page.get_by_test_id("stSidebar")
-    expect(sidebar.get_by_test_id("stSidebarNav")).to_contain_text("模型规模与缩放定律")  # the last page
+    expect(sidebar).to_contain_text("训练、规模与缩放")  # the last group's title
+    for summary in sidebar.get_by_test_id("stExpander").locator("summary").all():
+        summary.click()
+    expect(sidebar).to_contain_text("模型规模与缩放定律")  # a page of the last group
     expect(sidebar.get_by_role("combobox", name="模型")).to_be_visible()
-    expect(sidebar).to_contain_text("演示模式")  # the sidebar's last control: the whole sidebar is drawn
+    expect(sidebar).to_contain_text("演示模式")
     lines = sidebar.evaluate(
         """el => {
             const icons = new Set([...el.querySelectorAll('[data-testid=stIconMaterial]')].map(e => e.textContent));

@@ -14,7 +14,7 @@ def test_home_says_what_the_app_is_and_links_every_lesson():
     at = open_app()
     assert at.title[0].value == "Attention Lab"
     assert [lesson.name for lesson in LESSONS][:4] == ["guides", "explorer", "tokens", "masks"]
-    links = [el.proto.page for el in at.get("page_link")]
+    links = [el.proto.page for el in at.main.get("page_link")]
     assert links == [lesson.name for lesson in LESSONS]  # the url paths of the lesson pages
 
 

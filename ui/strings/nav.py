@@ -2,6 +2,10 @@
 
 STRINGS: dict[str, dict[str, str]] = {
     "nav.home": {"en": "Home", "zh": "首页"},
+    "nav.section.attention": {"en": "Attention, step by step", "zh": "注意力，逐步拆解"},
+    "nav.section.architectures": {"en": "Architectures & objectives", "zh": "三种架构与训练目标"},
+    "nav.section.inside": {"en": "Inside a trained model", "zh": "训练好的模型内部"},
+    "nav.section.training": {"en": "Training, size and scale", "zh": "训练、规模与缩放"},
     "nav.explorer": {"en": "Attention Explorer", "zh": "注意力浏览器"},
     "nav.masks": {"en": "Masks", "zh": "掩码"},
     "nav.rank": {"en": "Attention rank", "zh": "注意力矩阵的秩"},
