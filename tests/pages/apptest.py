@@ -70,3 +70,26 @@ def table(at: AppTest, index: int = 0) -> dict[str, list]:
 
 def markdown_text(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
+
+
+# The prompts every new page is tried with: empty, very long, Chinese, emoji, markup.
+HOSTILE_PROMPTS = [
+    "",
+    "x" * 10_000,
+    "小明喜欢猫，猫也喜欢小明。",
+    "🙂🐱 the cat 🙂",
+    "<script>alert(1)</script> <b>bold</b>",
+]
+
+
+def check_hostile(page: str, prompt: str) -> AppTest:
+    """The page on a hostile prompt: no exception; empty gets a notice naming the prompt; otherwise the
+    markup reaches the figures only as escaped text."""
+    at = open_app(page, prompt=prompt)
+    assert not at.exception
+    if not prompt:
+        assert any("prompt" in i.value.lower() for i in at.info)
+    else:
+        text = json.dumps(figures(at))
+        assert "<script>" not in text and "<b>" not in text
+    return at

@@ -3,8 +3,6 @@ the model's own, it works in Chinese, on other models and on hostile prompts."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -12,7 +10,7 @@ import models
 from models import additive, norms
 from tests.models.hf.tiny import build
 
-from .apptest import array, figures, open_app, titled
+from .apptest import HOSTILE_PROMPTS, array, check_hostile, open_app, titled
 
 PROMPT = "the cat sat on the mat ."
 
@@ -62,18 +60,9 @@ def test_other_toy_models(model):
     assert titled(at, "Additive, random")
 
 
-@pytest.mark.parametrize(
-    "prompt",
-    ["", "x" * 10_000, "小明喜欢猫，猫也喜欢小明。", "🙂🐱 the cat 🙂", "<script>alert(1)</script> <b>bold</b>"],
-)
+@pytest.mark.parametrize("prompt", HOSTILE_PROMPTS)
 def test_hostile_prompts(prompt):
-    at = open_app("block", prompt=prompt)
-    assert not at.exception
-    if not prompt:
-        assert any("prompt" in i.value.lower() for i in at.info)
-        return
-    text = json.dumps(figures(at))
-    assert "<script>" not in text and "<b>" not in text
+    check_hostile("block", prompt)
 
 
 def test_a_published_model_is_scored(tmp_path, monkeypatch):

@@ -4,7 +4,6 @@ models.interventions', the controls live in the URL, other architectures get a s
 from __future__ import annotations
 
 import html
-import json
 import re
 
 import numpy as np
@@ -15,7 +14,7 @@ from models import interventions
 from tests.models.hf.tiny import build
 from ui import params
 
-from .apptest import array, figures, markdown_text, open_app
+from .apptest import HOSTILE_PROMPTS, array, check_hostile, figures, markdown_text, open_app
 
 PROMPT = "alice met bob at the park . then alice gave bob a"
 
@@ -89,18 +88,9 @@ def test_an_encoder_picked_in_the_sidebar_gets_a_sentence_and_the_toy_decoder():
     assert _table(at)["y"][-1] == "layer 2"
 
 
-@pytest.mark.parametrize(
-    "prompt",
-    ["", "x" * 10_000, "小明喜欢猫，猫也喜欢小明。", "🙂🐱 the cat 🙂", "<script>alert(1)</script> <b>bold</b>"],
-)
+@pytest.mark.parametrize("prompt", HOSTILE_PROMPTS)
 def test_hostile_prompts_show_a_notice_or_an_escaped_figure(prompt):
-    at = open_app("lens", prompt=prompt)
-    assert not at.exception
-    if not prompt:
-        assert any("prompt" in i.value.lower() for i in at.info)
-        return
-    text = json.dumps(figures(at))
-    assert "<script>" not in text and "<b>" not in text
+    check_hostile("lens", prompt)
 
 
 @pytest.fixture(scope="module")
