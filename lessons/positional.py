@@ -5,12 +5,13 @@ import numpy as np
 import streamlit as st
 
 import viz
-from lessons.positional_sections import learned, no_positional, number, rope, signed_map
+from lessons.positional_sections import learned, no_positional, rope, signed_map
 from models.positional import pair_frequencies, shift_matrix, sinusoidal_table
 from ui import charts, shell, state
 from ui.i18n import t
 from ui.params import PE_BASES, PE_DIMS
 from viz import Arrow, Series
+from viz.labels import plain_number as number
 
 settings = state.current()
 fig_scale = settings.figure_scale  # figure and font size, not an attention scale

@@ -25,11 +25,6 @@ def signed_map(fig_scale, a, title, x_title, y_title, hover, limit=None, square=
     )  # fmt: skip
 
 
-def number(x: float) -> str:
-    """3 significant digits, without exponent notation for the long periods (47,124, not 4.71e+04)."""
-    return f"{x:,.0f}" if x >= 1000 else f"{x:.3g}"
-
-
 # ---------------------------------------------------------------- RoPE
 def rope(fig_scale: float) -> None:
     """RoPE rotates q and k by their positions, so q·k depends only on the offset n − m."""

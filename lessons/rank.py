@@ -119,19 +119,15 @@ def measures(reports: dict, dtype: str) -> None:
 def all_heads(dtype: str, tol: float | None) -> None:
     """Numerical and effective rank of every head, on request (one SVD per head and mask)."""
     if st.toggle(t("rank.all_heads"), key="rank_all", help=t("rank.all_heads_help")):
-        table: dict[str, list] = {t("ctl.layer"): [], t("ctl.head"): []}
-        for kind in MASKS:
-            table[t("rank.col.numerical", mask=t(f"mask.{kind}"))] = []
-            table[t("rank.col.effective", mask=t(f"mask.{kind}"))] = []
-        for li in range(cfg.n_layers):
-            for hi in range(cfg.n_heads):
-                table[t("ctl.layer")].append(li + 1)
-                table[t("ctl.head")].append(hi + 1)
-                for kind in MASKS:
-                    r = head_rank_report(settings.model, settings.weights, text, kind, li, hi, dtype, tol)
-                    table[t("rank.col.numerical", mask=t(f"mask.{kind}"))].append(r.numerical_rank)
-                    table[t("rank.col.effective", mask=t(f"mask.{kind}"))].append(f"{r.effective_rank:.1f}")
-        st.table(table, hide_index=True, width="stretch")
+        rows = []
+        for li, hi in ((li, hi) for li in range(cfg.n_layers) for hi in range(cfg.n_heads)):
+            row = {t("ctl.layer"): li + 1, t("ctl.head"): hi + 1}
+            for kind in MASKS:
+                r = head_rank_report(settings.model, settings.weights, text, kind, li, hi, dtype, tol)
+                row[t("rank.col.numerical", mask=t(f"mask.{kind}"))] = r.numerical_rank
+                row[t("rank.col.effective", mask=t(f"mask.{kind}"))] = f"{r.effective_rank:.1f}"
+            rows.append(row)
+        st.table(rows, hide_index=True, width="stretch")
 
 
 # ---------------------------------------------------------------- the sweep over lengths

@@ -93,3 +93,8 @@ def short_count(n: int) -> str:
             v = rounded / size
             return (f"{v:.0f}" if v >= 1000 else f"{v:.3g}") + unit
     return str(n)  # not reached: rounded >= 1000
+
+
+def plain_number(x: float) -> str:
+    """3 significant digits, without exponent notation for large values (47,124, not 4.71e+04): periods of waves."""
+    return f"{x:,.0f}" if x >= 1000 else f"{x:.3g}"
