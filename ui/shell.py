@@ -248,6 +248,9 @@ def prompt_box(settings: state.Settings) -> None:
     box.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
     if not live:
         st.caption(t("prompt.on_enter"))
+    prompt = st.session_state.get("prompt") or ""
+    if len(kept := url.url_text(prompt)) < len(prompt):
+        st.caption(t("prompt.link_cut", n=len(kept)))
     options = examples(settings.model)
     with more.popover(t("prompt.examples"), width="stretch"):
         st.pills(
