@@ -61,6 +61,9 @@ def training_panel(
         st.error(t("lab.failed", error=md(job.error)))
     if job is not None and job.state == "cancelled":
         st.caption(t("lab.cancelled"))
+    if jobs.unwritable:  # said before training, not after a wasted minute
+        st.warning(t("lab.cache_unwritable", folder=shell.code_span(str(jobs.root)), reason=md(jobs.unwritable),
+                     env=variants.CACHE_ENV))  # fmt: skip
     busy = jobs.running()
     st.button(t("lab.train", steps=variants.recipe_of(cfg, recipe)["steps"]), key=f"{side}_train",
               icon=":material/model_training:", on_click=jobs.start, args=(cfg, cfg.seed, None, recipe),
@@ -79,6 +82,10 @@ def side_model(
     if trained is not None:
         try:
             model = with_status(t("lab.loading_trained", side=t(f"lab.side.{side}")), lab_model, cfg_json, trained)
+            if trained in jobs.kept:
+                job = jobs.jobs.get(trained)
+                st.info(t("lab.kept_in_memory", folder=shell.code_span(str(jobs.root)),
+                          reason=md(job.unsaved if job else "?"), env=variants.CACHE_ENV))  # fmt: skip
             return model, trained, model.meta["history"]
         except variants.CorruptEntry as e:
             jobs.forget(key)

@@ -13,9 +13,10 @@ Entries live in the user's cache directory, keyed by everything that determines 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import base64
 import functools
 import hashlib
+import io
 import json
 import os
 import random
@@ -30,12 +31,12 @@ import torch
 from . import data, snapshots
 from .config import ModelConfig
 from .jobs import ChildJobs, lower_priority, report
-from .live import LiveModel
 from .loading import shipped_tokenizer, tokenizer_path
 from .probes import HELD_OUT_SEED
 from .tokenizer import BPETokenizer
 from .training import Sentences, batch_loss, fit
 from .transformer import Transformer
+from .variant_files import CorruptEntry, checkpoint, load, save, unwritable  # noqa: F401  (the public names)
 
 # The same short recipe for every variant, so two variants' loss curves compare like with like:
 # same batches (from the seed), same steps, same schedule. About 30 s for the default 2-layer,
@@ -191,60 +192,6 @@ def train(cfg: ModelConfig, tok: BPETokenizer, seed: int, steps: int | None = No
     return net.eval(), hist
 
 
-def save(net: Transformer, hist: History, seed: int, path: Path) -> Path:
-    """Write to a temporary name, then rename: a reader never sees half a file. float16, as the shipped
-    models: 0.8 MB for the default variant, 21 MB for the largest the lab offers. The snapshots go
-    beside it first (models.snapshots: 8 MB for the default variant, at most 24 MB)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if hist.states:
-        snapshots.save(hist.states, path)
-    state = {k: v.half() for k, v in net.state_dict().items() if not (net.cfg.tie_embeddings and k == "head.weight")}
-    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    torch.save({"config": net.cfg.to_dict(), "state_dict": state, "history": hist.to_dict(), "seed": seed}, tmp)
-    os.replace(tmp, path)
-    return path
-
-
-class CorruptEntry(RuntimeError):
-    """A cache entry that cannot be loaded; it has been deleted, and training again rebuilds it.
-
-    `kind` says why in the app's own words, not PyTorch's ("internal miniz error", "Weights only load
-    failed. In PyTorch 2.6…" read like a version problem): "damaged" (cut short, or not a checkpoint at
-    all) or "mismatch" (a readable checkpoint of another configuration or another version of the code)."""
-
-    def __init__(self, path: Path, kind: str, detail: str = ""):
-        super().__init__(f"{path}: {kind}" + (f" ({detail})" if detail else ""))
-        self.path, self.kind = path, kind
-
-
-def load(path: Path, cfg: ModelConfig, tok: BPETokenizer) -> LiveModel:
-    """A trained variant from its cache entry; a damaged or mismatched entry is deleted (CorruptEntry)."""
-    try:
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # truncated, random bytes, not a zip archive, an unpicklable object
-        _remove(path)
-        raise CorruptEntry(path, "damaged", type(e).__name__) from e
-    try:
-        if ModelConfig.from_dict(ckpt["config"]) != cfg:
-            raise ValueError("another configuration")
-        net = Transformer(cfg, init=False)
-        expected = set(net.state_dict()) - ({"head.weight"} if cfg.tie_embeddings else set())
-        if set(ckpt["state_dict"]) != expected:
-            raise KeyError("other tensors")
-        net.load_state_dict({k: v.float() for k, v in ckpt["state_dict"].items()}, strict=False)
-        hist = ckpt["history"]
-    except Exception as e:  # a readable file written for something else
-        _remove(path)
-        raise CorruptEntry(path, "mismatch", type(e).__name__) from e
-    return LiveModel(net, tok, {"history": hist, "seed": ckpt.get("seed")})
-
-
-def _remove(path: Path) -> None:
-    for p in (path, snapshots.path_of(path)):
-        with contextlib.suppress(OSError):  # a read-only cache: the message still says what was wrong
-            p.unlink(missing_ok=True)
-
-
 # ----------------------------------------------------------------- jobs (the server side)
 
 
@@ -260,6 +207,7 @@ class Job:
     history: History = field(default_factory=History)
     error: str = ""
     started: float = field(default_factory=time.time)
+    unsaved: str = ""  # why the trained weights could not be saved in the cache (then Jobs.kept holds them)
 
     @property
     def progress(self) -> float:
@@ -276,6 +224,8 @@ class Jobs(ChildJobs[Job]):
         self.root = root or cache_root()
         self.jobs: dict[str, Job] = {}
         self.trained: set[str] = set()
+        self.kept: dict[str, bytes] = {}  # key -> checkpoint bytes of variants that could not be saved
+        self.unwritable = unwritable(self.root)  # why the cache cannot be written (None: it can); see start
         if self.root.is_dir():  # one scan at start-up; afterwards the set is kept up to date
             for p in self.root.glob("*.tmp*"):
                 p.unlink(missing_ok=True)  # left by a process killed while saving
@@ -291,9 +241,12 @@ class Jobs(ChildJobs[Job]):
         """Start training cfg; returns the running job (another one, if one is already running)."""
         steps = steps or recipe_of(cfg, recipe)["steps"]
         key = variant_key(cfg, seed, steps, recipe)
+        self.unwritable = unwritable(self.root)  # checked again: a folder fixed meanwhile is used
         args = ["-m", "models.variants", json.dumps(cfg.to_dict()), "--seed", str(seed), "--steps", str(steps),
                 "--recipe", recipe, "--root", str(self.root)]  # fmt: skip
-        return self._launch(Job(key, cfg, seed, steps, recipe=recipe), args)
+        if self.unwritable:  # the child sends the weights back instead of failing to write them
+            args.append("--keep-in-memory")
+        return self._launch(Job(key, cfg, seed, steps, recipe=recipe, unsaved=self.unwritable or ""), args)
 
     def _add(self, job: Job) -> None:
         self.jobs[job.key] = job
@@ -307,6 +260,10 @@ class Jobs(ChildJobs[Job]):
                 h.val_step.append(msg["val_step"])
                 h.val.append(msg["val"])
             h.seconds = msg["seconds"]
+        elif "kept" in msg:  # the cache could not take it: the weights, base64, on one line
+            with self.lock:
+                self.kept[job.key] = base64.b64decode(msg["kept"])
+            job.unsaved = msg.get("unsaved") or job.unsaved
         elif "done" in msg:
             job.history = History(**msg["history"])
             with self.lock:
@@ -341,13 +298,23 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--steps", type=int, default=None, help="default: the recipe's")
     ap.add_argument("--recipe", choices=list(RECIPES), default="default")
     ap.add_argument("--root", type=Path, default=None)
+    ap.add_argument("--keep-in-memory", action="store_true", help="send the weights back on stdout, do not save")
     args = ap.parse_args(argv)
     lower_priority()
     tok = shipped_tokenizer()
     cfg = ModelConfig.from_dict({**json.loads(args.config), "vocab_size": tok.vocab_size})
 
     net, hist = train(cfg, tok, args.seed, args.steps, report, recipe=args.recipe)
-    path = save(net, hist, args.seed, entry_path(variant_key(cfg, args.seed, args.steps, args.recipe), args.root))
+    path, why = entry_path(variant_key(cfg, args.seed, args.steps, args.recipe), args.root), ""
+    if not args.keep_in_memory:  # else the server found the folder unwritable before training (Jobs.start)
+        try:
+            save(net, hist, args.seed, path)
+        except (OSError, RuntimeError) as e:  # torch.save reports a failed open or write as a RuntimeError
+            why = getattr(e, "strerror", None) or str(e).splitlines()[-1].split(":")[-1].strip() or type(e).__name__
+    if args.keep_in_memory or why:  # the minute of training is not thrown away: the server keeps the weights
+        buffer = io.BytesIO()
+        torch.save(checkpoint(net, hist, args.seed), buffer)
+        report({"kept": base64.b64encode(buffer.getvalue()).decode(), "unsaved": why})
     report({"done": str(path), "history": hist.to_dict()})
 
 

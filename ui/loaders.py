@@ -329,7 +329,8 @@ def lab_model(config_json: str, trained_key: str | None) -> models.LiveModel:
     tok = shipped_tokenizer()
     if trained_key is None:
         return models.build(cfg, tok)
-    return variants.load(variants.entry_path(trained_key, training_jobs().root), cfg, tok)
+    jobs = training_jobs()  # a variant the cache could not take is read from the bytes the server kept
+    return variants.load(variants.entry_path(trained_key, jobs.root), cfg, tok, jobs.kept.get(trained_key))
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -97,3 +97,52 @@ def test_cancel_leaves_no_entry(tok, tmp_path):
     assert job.key not in jobs.trained
     (tmp_path / f"{job.key}.pt.tmp123").write_bytes(b"half")  # a process killed while saving
     assert variants.Jobs(tmp_path).trained == set() and list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def blocked(tmp_path):
+    """A cache folder nobody can write, even root (tests run as root here, which ignores permissions): its
+    parent is a regular file."""
+    (tmp_path / "a-file").write_text("not a folder")
+    return tmp_path / "a-file" / "cache"
+
+
+def test_an_unwritable_cache_is_found_before_training_and_the_model_is_kept_in_memory(tok, blocked):
+    cfg = small(tok)
+    jobs = variants.Jobs(blocked)
+    assert jobs.unwritable == "Not a directory"  # the OS's reason, found at start-up
+    job = jobs.start(cfg, seed=0, steps=20)
+    assert job.unsaved == "Not a directory"
+    assert wait(job) == "done", job.error
+    assert job.key in jobs.trained and job.key in jobs.kept
+    model = variants.load(variants.entry_path(job.key, blocked), cfg, tok, jobs.kept[job.key])
+    assert model.meta["history"]["val"] == job.history.val  # the trained weights, from memory
+
+
+def test_a_failed_save_sends_the_weights_back_instead_of_losing_them(tok, blocked):
+    """The child that cannot write at the end (the folder broke during training) reports why and sends the
+    checkpoint on stdout; the same bytes load to the model it trained."""
+    import base64
+    import json
+    import subprocess
+    import sys
+
+    cfg = small(tok)
+    out = subprocess.run([sys.executable, "-m", "models.variants", json.dumps(cfg.to_dict()), "--steps", "10",
+                          "--root", str(blocked)], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    kept = next(m for m in lines if "kept" in m)
+    assert kept["unsaved"] and lines[-1]["history"]["step"][-1] == 10
+    model = variants.load(blocked / "x.pt", cfg, tok, base64.b64decode(kept["kept"]))
+    assert model.meta["history"]["val"] == lines[-1]["history"]["val"]
+    assert not blocked.parent.is_dir()  # nothing was written anywhere near it
+
+
+def test_save_leaves_no_temporary_file_when_the_write_fails(tok, tmp_path):
+    net, hist = variants.train(small(tok), tok, seed=0, steps=3)
+    path = variants.entry_path("k", tmp_path)
+    path.mkdir()  # the rename onto a folder fails after the temporary file was written
+    with pytest.raises(OSError):
+        variants.save(net, hist, 0, path)
+    assert [p.name for p in tmp_path.iterdir()] == ["k.pt"]

@@ -326,3 +326,17 @@ def test_a_damaged_shipped_decoder_does_not_block_the_lab():
     finally:
         path.write_bytes(kept)
         st.cache_resource.clear()
+
+
+def test_an_unwritable_cache_is_said_before_training(tmp_path, monkeypatch):
+    """Issue 21: the folder and the variable to change are named before a minute of training is spent."""
+    (tmp_path / "a-file").write_text("not a folder")  # root ignores permissions; a file as parent stops it too
+    monkeypatch.setenv("ATTENTION_LAB_CACHE", str(tmp_path / "a-file" / "cache"))
+    loaders.training_jobs.clear()
+    try:
+        at = lab()
+        warning = " ".join(w.value for w in at.warning)
+        assert "cannot be saved" in warning and "ATTENTION_LAB_CACHE" in warning and "a-file" in warning
+        assert not at.button(key="a_train").disabled  # training still works, into memory
+    finally:
+        loaders.training_jobs.clear()

@@ -172,6 +172,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "and have been removed: train it again to rebuild them.",
         "zh": "这个变体保存的权重文件 {file} 已损坏（文件不完整，或不是检查点文件），已将其删除：重新训练即可重建。",
     },
+    "lab.cache_unwritable": {
+        "en": "Trained variants cannot be saved in the cache folder {folder} ({reason}). Training still works: the "
+        "trained model is kept in this server's memory until it restarts. To keep trained variants, start the app "
+        "with `{env}` set to a folder it can write.",
+        "zh": "训练好的变体无法保存到缓存文件夹 {folder}（{reason}）。训练仍然可以进行：训练好的模型会保存在本服务器的内存中，直到服务器重启。"
+        "若要保留训练好的变体，请在启动应用时把 `{env}` 设为一个可写的文件夹。",
+    },
+    "lab.kept_in_memory": {
+        "en": "These trained weights could not be saved in {folder} ({reason}); they are used from this server's "
+        "memory and are lost when it restarts. Set `{env}` to a writable folder to keep them.",
+        "zh": "这些训练好的权重无法保存到 {folder}（{reason}）；它们从本服务器的内存中使用，服务器重启后即丢失。把 `{env}` 设为可写的文件夹即可保留。",
+    },
     "lab.mismatch": {
         "en": "The saved weights of this variant, {file}, belong to another configuration or another version of the "
         "app and have been removed: train it again to rebuild them.",
