@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import models
 from tests.pages.apptest import open_app
 from ui import guides
+from ui.params import DEFAULT_PROMPT
 
 LESSON = """title = { en = "Checked", zh = "检查" }
 [[steps]]
@@ -183,3 +185,41 @@ def test_the_step_box_in_chinese(lesson):
     at.radio(key="gp_choice").set_value(1).run()
     at.button(key="gp_send").click().run()
     assert any(v.startswith("答对了：因果") for v in texts(at, "success"))
+
+
+MASKS_LESSON = """title = { en = "Masks" }
+[[steps]]
+page = "masks"
+params = { model = "decoder", pos = 4 }
+title = { en = "Change" }
+text = { en = "Change a word." }
+
+[steps.goal]
+check = "prompt_changes_position"
+args = { mask = "bidirectional", min_before = 4 }
+task = { en = "Change a word so that every earlier output moves without a mask." }
+"""
+
+
+def test_a_goal_follows_the_masks_pages_own_count(tmp_path: Path, monkeypatch):
+    (tmp_path / "checked.toml").write_text(MASKS_LESSON, encoding="utf-8")
+    monkeypatch.setenv(guides.GUIDES_ENV, str(tmp_path))
+    guides.available.clear()
+    try:
+        at = open_app("guides")
+        at.button(key="start_checked").click().run()
+        at.switch_page("lessons/masks.py").run()
+        tokens = models.load("decoder").run(DEFAULT_PROMPT).tokens
+        at.text_input(key="word").input(tokens[4].lstrip("␣")).run()  # the same word: nothing changed
+        assert any("Type a different word for position 4" in v for v in texts(at, "caption")), texts(at, "caption")
+        at.text_input(key="word").input("happy" if tokens[4] != "␣happy" else "dog").run()
+        assert not at.exception
+        causal, bidirectional = [v for v in texts(at, "caption") if v.startswith("Positions before the change")]
+        assert causal.endswith("0 of 4.") and bidirectional.endswith("4 of 4.")  # the page's own count
+        assert any(
+            v == "Reached: Bidirectional: 4 of the 4 positions before position 4 changed their output "
+            "(≥ 4 needed, at position ≥ 1)"
+            for v in texts(at, "success")
+        ), texts(at, "success")
+    finally:
+        guides.available.clear()
