@@ -89,7 +89,7 @@ def test_summary_counts_the_latest_answer(store):
 
 def test_stuck_students(store):
     info, _ = store.start_class("g", 2)
-    ana, bo, cy = (store.join(info.code, n) for n in ("Ana", "Bo", "Cy"))
+    ana, bo, _cy = (store.join(info.code, n) for n in ("Ana", "Bo", "Cy"))
     store.record(ana, 0, "predict", "1", True)
     store.record(bo, 1, "predict", "1", True)  # Bo answered the last step: finished, never stuck
     now = datetime.now(UTC)
@@ -149,18 +149,18 @@ def test_csv_export_is_text_and_formula_safe(store):
     evil = store.join(info.code, "<script>alert(1)</script>")
     at = store.join(info.code, "@SUM(A1)")
     store.record(evil, 0, "predict", "-0.5", False)  # a number stays a number
-    store.record(evil, 0, "free", "=HYPERLINK(\"http://x\")", None)
+    store.record(evil, 0, "free", '=HYPERLINK("http://x")', None)
     store.record(at, 1, "free", "+1 because", None)
     store.record(at, 1, "free", "\tTAB", None)
     store.record(at, 1, "free", "\rCR", None)
-    store.record(at, 1, "free", "-minus, \"quoted\"\nnew line", None)
+    store.record(at, 1, "free", '-minus, "quoted"\nnew line', None)
     rows = list(csv.reader(io.StringIO(store.export_csv(info.id), newline="")))
     assert rows[0] == ["student", "step", "kind", "value", "correct", "at_utc"]
     body = rows[1:]
     assert body[0][:5] == ["<script>alert(1)</script>", "1", "predict", "-0.5", "0"]
-    assert body[1][3] == "'=HYPERLINK(\"http://x\")" and body[1][4] == ""
+    assert body[1][3] == '\'=HYPERLINK("http://x")' and body[1][4] == ""
     assert [r[0] for r in body[2:]] == ["'@SUM(A1)"] * 4
-    assert [r[3] for r in body[2:]] == ["'+1 because", "'\tTAB", "'\rCR", "'-minus, \"quoted\"\nnew line"]
+    assert [r[3] for r in body[2:]] == ["'+1 because", "'\tTAB", "'\rCR", '\'-minus, "quoted"\nnew line']
     assert all(r[1] == "2" for r in body[2:])
     for r in body:
         datetime.fromisoformat(r[5])
