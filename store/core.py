@@ -19,6 +19,7 @@ from .engine import CoolDown, make_engine, normalize_url, safe_url
 from .schema import classes, events, migrate, revealed, students
 from .types import KINDS, ClassInfo, ClassState, ClassSummary, Event, JoinRefused, StoreUnavailable, Student
 
+WRITE_QUEUE_S = 5.0  # how long a SQLite write waits for this process's other writers
 VALUE_MAX = 4000  # characters of one answer (a free-text "why" is a few sentences)
 
 
@@ -53,6 +54,10 @@ class Store:
         self._engine = None
         self._ready = False
         self._lock = threading.Lock()
+        # SQLite has one writer at a time and its busy handler polls, so under a burst (40 students
+        # answering at once) unlucky threads starved past the 2 s busy timeout. Writers of this process
+        # queue on a lock instead; the busy timeout then only arbitrates between processes.
+        self._one_writer = threading.Lock() if self.url.startswith("sqlite") else None
 
     def __repr__(self) -> str:
         return f"Store({safe_url(self.url)})"
@@ -86,13 +91,23 @@ class Store:
     @contextlib.contextmanager
     def _tx(self, write: bool = False) -> Iterator[Connection]:
         self.cool.check()
-        with self._guard():
-            engine = self._engine_ready()
-            with engine.connect() as conn:
-                if write:
-                    conn.execution_options(write=True)
-                with conn.begin():
-                    yield conn
+        serial = self._one_writer if write else None
+        if serial is not None and not serial.acquire(timeout=WRITE_QUEUE_S):
+            raise StoreUnavailable("the class database is busy; try again")
+        try:
+            with self._guard(), self._connect(write) as conn:
+                yield conn
+        finally:
+            if serial is not None:
+                serial.release()
+
+    @contextlib.contextmanager
+    def _connect(self, write: bool) -> Iterator[Connection]:
+        with self._engine_ready().connect() as conn:
+            if write:
+                conn.execution_options(write=True)  # SQLite: BEGIN IMMEDIATE (engine.py)
+            with conn.begin():
+                yield conn
 
     def _engine_ready(self):
         if self._ready:
