@@ -69,7 +69,8 @@ class Store:
         try:
             yield
         except StoreUnavailable as e:
-            self.cool.trip(str(e))
+            if not getattr(e, "cooling", False):
+                self.cool.trip(str(e))
             raise
         except exc.IntegrityError:  # a constraint the caller handles (a code drawn twice, a name joined twice)
             raise
@@ -134,6 +135,7 @@ class Store:
         """A new class and its teacher token. The token is returned once and never stored in clear."""
         if not (1 <= int(n_steps) <= 1000) or not (1 <= int(retention_days) <= 366):
             raise ValueError("n_steps in 1..1000 and retention_days in 1..366")
+        self.purge_expired()  # the retention is kept without a cron job: every new class sweeps
         for _ in range(5):  # a code collision (p ≈ classes / 8.5e11) just draws again
             token, digest = security.new_token()
             now = utcnow()
@@ -158,7 +160,10 @@ class Store:
         return _info(row)
 
     def class_for_code(self, code: str) -> ClassInfo | None:
-        """An open, unexpired class; None otherwise (join() says which)."""
+        """An open, unexpired class; None otherwise (join() says which).
+
+        Not rate-limited: a student's typed code goes through join(), which is.
+        """
         code = security.normalize_code(code)
         with self._tx() as conn:
             row = conn.execute(select(classes).where(classes.c.code == code)).first()

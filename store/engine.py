@@ -82,7 +82,9 @@ class CoolDown:
         with self._lock:
             left = self._until - time.monotonic()
             if left > 0:
-                raise StoreUnavailable(f"{self._why} (next try in {left:.0f} s)")
+                e = StoreUnavailable(f"{self._why} (next try in {left:.0f} s)")
+                e.cooling = True  # Store._guard: already counted, do not restart the cool-down
+                raise e
 
     def trip(self, why: str) -> None:
         with self._lock:

@@ -37,8 +37,9 @@ def test_unreachable_database_fails_fast_then_cools_down(url):
     store = Store(url.format(port=free_port()))
     _fails_fast(store, 4.0)
     assert _fails_fast(store, 0.05) < 0.05  # the cool-down answers without trying again
-    with pytest.raises(StoreUnavailable, match="next try in"):
+    with pytest.raises(StoreUnavailable, match="next try in") as e:
         store.join("ABCDEFGH", "Ana")
+    assert str(e.value).count("next try") == 1
 
 
 def test_postgres_going_down_and_coming_back(pg):
@@ -140,3 +141,26 @@ def test_a_newer_database_is_refused(store, db_url):
     with pytest.raises(StoreUnavailable):  # and the page sees it as "unavailable", at once
         newer.class_for_code("ABCDEFGH")
     newer.dispose()
+
+
+def test_the_same_name_joining_from_many_replicas_at_once(store, db_url):
+    info, _ = store.start_class("g", 1)
+    replicas = [Store(db_url) for _ in range(4)]  # separate pools: no in-process lock shared
+    got, errors, go = [], [], threading.Barrier(12)
+
+    def join(r):
+        go.wait()
+        try:
+            got.append(r.join(info.code, "Ana").id)
+        except Exception as e:
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=join, args=(replicas[i % 4],)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(got) == 12 and len(set(got)) == 1
+    assert count(db_url, "SELECT count(*) FROM students") == 1
+    for r in replicas:
+        r.dispose()

@@ -164,3 +164,15 @@ def test_csv_export_is_text_and_formula_safe(store):
     assert all(r[1] == "2" for r in body[2:])
     for r in body:
         datetime.fromisoformat(r[5])
+
+
+def test_database_url(monkeypatch, tmp_path):
+    from store import database_url, open_store
+
+    monkeypatch.delenv("ATTENTION_LAB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert database_url() == f"sqlite:///{tmp_path / 'attention-lab' / 'classes.sqlite3'}"
+    monkeypatch.setenv("ATTENTION_LAB_DB", "postgresql://u@db.example/lab")
+    assert database_url() == "postgresql+psycopg://u@db.example/lab"
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    assert open_store(url) is open_store(url)  # one pool and one cool-down per URL per process
