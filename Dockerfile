@@ -23,6 +23,7 @@ COPY viz ./viz
 COPY ui ./ui
 COPY lessons ./lessons
 COPY guides ./guides
+COPY store ./store
 COPY deploy/streamlit.toml ./.streamlit/config.toml
 
 # Run as a user without privileges; the variant cache is the only place it writes.

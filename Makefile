@@ -3,7 +3,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-BROWSER := $(VENV)/.browser
+# Chromium and PostgreSQL (renamed from .browser so that existing set-ups add postgresql once)
+BROWSER := $(VENV)/.system-packages
 
 .PHONY: setup browser run test lint weights bench clean
 
@@ -31,14 +32,22 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-pretrained.txt
 setup: $(STAMP)
 
 # The end-to-end tests drive Debian's Chromium (never a downloaded browser); fonts-noto-cjk so
-# Chinese renders as characters, not boxes. Installed once; skipped (tests then skip) without root.
+# Chinese renders as characters, not boxes. The store tests (tests/store) start a throwaway cluster of
+# Debian's postgresql (bench/pg_cluster.py). Installed once, only what is missing; without root (or
+# without a package mirror) a message, and those tests then skip.
+SYSTEM_PKGS_BROWSER := chromium chromium-driver fonts-noto-cjk
 $(BROWSER):
-	@if [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then :; \
+	@missing=""; \
+	{ [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; } || missing=" $(SYSTEM_PKGS_BROWSER)"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } \
+		|| echo "could not install$$missing: those tests will be skipped"; \
 	elif command -v sudo >/dev/null; then \
-		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null; \
-	else echo "Chromium not installed and no root: the browser tests will be skipped"; fi
+		{ sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } \
+		|| echo "could not install$$missing: those tests will be skipped"; \
+	else echo "not installed and no root:$$missing; the browser and PostgreSQL tests will be skipped"; fi
 	@mkdir -p $(VENV) && touch $@
 
 browser: $(BROWSER)
