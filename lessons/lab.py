@@ -23,7 +23,7 @@ from ui.params import SIDES
 settings = state.current()
 labels = viz_labels()
 fig_scale = settings.figure_scale  # figure and font size, not an attention scale
-tok = shell.model_or_stop(settings, "decoder").tokenizer  # the shipped tokenizer (names the rebuild command if missing)
+tok = shell.tokenizer_or_stop()  # the shipped tokenizer alone: a damaged decoder.pt does not block the lab
 jobs = training_jobs()
 st.markdown(t("lab.intro"))
 st.caption(t("lab.sidebar_note"))

@@ -7,7 +7,7 @@ import streamlit as st
 import models
 import viz
 from models import variants
-from ui import charts
+from ui import charts, shell
 from ui.i18n import md, t
 from ui.loaders import lab_model, with_status
 
@@ -82,5 +82,5 @@ def side_model(
             return model, trained, model.meta["history"]
         except variants.CorruptEntry as e:
             jobs.forget(key)
-            st.warning(t("lab.corrupt", error=md(e)))
+            st.warning(t("lab.corrupt" if e.kind == "damaged" else "lab.mismatch", file=shell.code_span(str(e.path))))
     return lab_model(cfg_json, None), None, None

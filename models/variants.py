@@ -13,6 +13,7 @@ Entries live in the user's cache directory, keyed by everything that determines 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import hashlib
 import json
@@ -205,26 +206,43 @@ def save(net: Transformer, hist: History, seed: int, path: Path) -> Path:
 
 
 class CorruptEntry(RuntimeError):
-    """A cache entry that cannot be loaded; it has been deleted, and training again rebuilds it."""
+    """A cache entry that cannot be loaded; it has been deleted, and training again rebuilds it.
+
+    `kind` says why in the app's own words, not PyTorch's ("internal miniz error", "Weights only load
+    failed. In PyTorch 2.6…" read like a version problem): "damaged" (cut short, or not a checkpoint at
+    all) or "mismatch" (a readable checkpoint of another configuration or another version of the code)."""
+
+    def __init__(self, path: Path, kind: str, detail: str = ""):
+        super().__init__(f"{path}: {kind}" + (f" ({detail})" if detail else ""))
+        self.path, self.kind = path, kind
 
 
 def load(path: Path, cfg: ModelConfig, tok: BPETokenizer) -> LiveModel:
-    """A trained variant from its cache entry; a corrupt or mismatched entry is deleted (CorruptEntry)."""
+    """A trained variant from its cache entry; a damaged or mismatched entry is deleted (CorruptEntry)."""
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # truncated, random bytes, not a zip archive, an unpicklable object
+        _remove(path)
+        raise CorruptEntry(path, "damaged", type(e).__name__) from e
+    try:
         if ModelConfig.from_dict(ckpt["config"]) != cfg:
-            raise ValueError("the entry holds another configuration")
+            raise ValueError("another configuration")
         net = Transformer(cfg, init=False)
         expected = set(net.state_dict()) - ({"head.weight"} if cfg.tie_embeddings else set())
         if set(ckpt["state_dict"]) != expected:
-            raise KeyError("tensors differ")
+            raise KeyError("other tensors")
         net.load_state_dict({k: v.float() for k, v in ckpt["state_dict"].items()}, strict=False)
         hist = ckpt["history"]
-    except Exception as e:  # truncated, garbage, another version of the code
-        path.unlink(missing_ok=True)
-        snapshots.path_of(path).unlink(missing_ok=True)
-        raise CorruptEntry(f"{path.name}: {str(e).splitlines()[0][:160] if str(e) else type(e).__name__}") from e
+    except Exception as e:  # a readable file written for something else
+        _remove(path)
+        raise CorruptEntry(path, "mismatch", type(e).__name__) from e
     return LiveModel(net, tok, {"history": hist, "seed": ckpt.get("seed")})
+
+
+def _remove(path: Path) -> None:
+    for p in (path, snapshots.path_of(path)):
+        with contextlib.suppress(OSError):  # a read-only cache: the message still says what was wrong
+            p.unlink(missing_ok=True)
 
 
 # ----------------------------------------------------------------- jobs (the server side)

@@ -23,6 +23,7 @@ from models import (
     analysis,
     data,
     experiments,
+    loading,
     mlm,
     posttrain,
     posttrain_run,
@@ -32,6 +33,7 @@ from models import (
     variants,
 )
 from models.experiments import self_key
+from models.tokenizer import BPETokenizer
 
 from .params import MAX_NEW, local_models
 
@@ -79,6 +81,13 @@ def with_status(label: str, loader: Callable, *args, **kwargs):
             return loader(*args, **kwargs)
     finally:
         box.empty()
+
+
+@st.cache_resource(show_spinner=False)
+def shipped_tokenizer() -> BPETokenizer:
+    """The shipped tokenizer alone: the Architecture lab needs only it, so a damaged decoder.pt must not
+    block the lab (models.WeightsError when the tokenizer file itself is missing or damaged)."""
+    return loading.shipped_tokenizer()
 
 
 @st.cache_resource(show_spinner=False)
@@ -317,7 +326,7 @@ def lab_model(config_json: str, trained_key: str | None) -> models.LiveModel:
     """A lab configuration: random init from its seed, or the weights trained here (read from the
     cache once; variants.CorruptEntry when the entry is bad, which the page reports)."""
     cfg = models.ModelConfig.from_dict(json.loads(config_json))
-    tok = get_model("decoder").tokenizer
+    tok = shipped_tokenizer()
     if trained_key is None:
         return models.build(cfg, tok)
     return variants.load(variants.entry_path(trained_key, training_jobs().root), cfg, tok)
@@ -327,7 +336,7 @@ def lab_model(config_json: str, trained_key: str | None) -> models.LiveModel:
 def lab_snapshots(config_json: str, trained_key: str) -> list[tuple[int, models.LiveModel]]:
     """(step, model) of every snapshot kept while the variant trained; [] for an entry without any."""
     cfg = models.ModelConfig.from_dict(json.loads(config_json))
-    tok = get_model("decoder").tokenizer
+    tok = shipped_tokenizer()
     stored = snapshots.load(variants.entry_path(trained_key, training_jobs().root))
     return [(step, snapshots.replay(cfg, tok, state)) for step, state in stored]
 

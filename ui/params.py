@@ -14,7 +14,7 @@ import models
 from models import catalog, checkpoints
 from models.variants import RECIPES
 
-from .url import BOOL, Param, choice, int_in, text
+from .url import BOOL, TEXT, Param, choice, int_in
 
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 WEIGHTS = ("trained", "random")
@@ -207,7 +207,7 @@ PARAMS: dict[str, Param] = {
     "weights": Param("trained", choice(*WEIGHTS)),
     "present": Param(False, **BOOL),
     "tables": Param(False, **BOOL),
-    "prompt": Param(DEFAULT_PROMPT, text),
+    "prompt": Param(DEFAULT_PROMPT, **TEXT),
     # explorer and masks
     "layer": one_based(),
     "head": one_based(),
@@ -217,12 +217,12 @@ PARAMS: dict[str, Param] = {
     "autoscale": Param(False, **BOOL),
     "sink_tables": Param(False, **BOOL),
     "weighting": Param("raw", choice(*WEIGHTINGS)),
-    "target": Param("", text),
+    "target": Param("", **TEXT),
     "prefix": Param(3, int_in(1, 256)),
     "pad": Param(2, int_in(1, MAX_PAD)),
     "window": Param(3, int_in(1, 256)),
     "pos": Param(3, int_in(0, 255)),
-    "word": Param("dog", text),
+    "word": Param("dog", **TEXT),
     # rank
     "dtype": Param("float64", choice(*DTYPES)),
     "tol": Param("auto", choice(*TOLERANCES)),
@@ -264,16 +264,16 @@ PARAMS: dict[str, Param] = {
     "max_new": Param(24, int_in(1, MAX_NEW)),
     "step": Param(1, int_in(1, MAX_NEW)),
     # translate
-    "source": Param("1234", text),
+    "source": Param("1234", **TEXT),
     "tr_step": Param(1, int_in(1, MAX_NEW)),
-    "typed": Param(None, text),  # None: the model's own translation
+    "typed": Param(None, **TEXT),  # None: the model's own translation
     # masked tokens
     "picked": Param([2], int_list(0, 255), lambda v: ",".join(map(str, v))),  # 2: "cats" in the default prompt
     "focus_mask": Param(0, int_in(0, 255)),
     "sentences": Param(
         "A man is eating food.\nA man is eating a piece of bread.\nThe girl is carrying a baby.\n"
         "A man is riding a horse.\nA woman is playing the violin.",
-        text,
+        **TEXT,
     ),
     "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
     "recipe_rule": Param("bernoulli", choice(*RECIPE_RULES)),

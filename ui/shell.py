@@ -17,10 +17,11 @@ import streamlit as st
 
 import models
 from models import checkpoints
+from models.tokenizer import BPETokenizer
 
 from . import charts, lanes, params, state, url
 from .i18n import md, names, t
-from .loaders import computed, get_model, types_live, with_status
+from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
 
 EXAMPLES = {
     "decoder": [
@@ -248,6 +249,9 @@ def prompt_box(settings: state.Settings) -> None:
     box.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
     if not live:
         st.caption(t("prompt.on_enter"))
+    prompt = st.session_state.get("prompt") or ""
+    if len(kept := url.url_text(prompt)) < len(prompt):
+        st.caption(t("prompt.link_cut", n=len(kept)))
     options = examples(settings.model)
     with more.popover(t("prompt.examples"), width="stretch"):
         st.pills(
@@ -281,6 +285,15 @@ def load(name: str, weights: str) -> models.LiveModel:
         label = t("model.loading_pretrained", name=names("model")(name), weights=names("weights")(weights))
         return with_status(label, get_model, name, weights)
     return get_model(name, weights)
+
+
+def tokenizer_or_stop() -> BPETokenizer:
+    """The shipped tokenizer, or the message naming the rebuild command (models.WeightsError)."""
+    try:
+        return shipped_tokenizer()
+    except models.WeightsError as e:
+        st.error(t("weights.error", error=md(e)))
+        stop()
 
 
 def model_or_stop(settings: state.Settings, name: str | None = None, always: str | None = None) -> models.LiveModel:

@@ -10,10 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import streamlit as st
 
 MAX_PROMPT_CHARS = 10_000  # longer URL text is cut; the model truncates far earlier anyway
+# A text parameter written to the address bar is cut to this many bytes once percent-encoded: a whole
+# 1 MB prompt made a 1,000,038-character URL, and reloading or sharing it failed (the server's and a
+# proxy's request-line limits are 64 KB and 16 KB). 6,000 bytes is 6,000 ASCII characters or ~660
+# Chinese ones, far more than a toy model reads (256 tokens); the page says when the link is cut.
+MAX_URL_TEXT_BYTES = 6_000
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,21 @@ def boolean(raw: str) -> bool:
 
 def text(raw: str) -> str:
     return raw[:MAX_PROMPT_CHARS]
+
+
+def url_text(value: str) -> str:
+    """The longest prefix of `value` that fits in MAX_URL_TEXT_BYTES of URL (a shared link always reopens)."""
+    value = str(value)[:MAX_PROMPT_CHARS]
+    if len(quote(value, safe="")) <= MAX_URL_TEXT_BYTES:
+        return value
+    low, high = 0, len(value)  # the encoded length grows with the prefix: bisect on it
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if len(quote(value[:mid], safe="")) <= MAX_URL_TEXT_BYTES else (low, mid - 1)
+    return value[:low]
+
+
+TEXT = {"parse": text, "dump": url_text}
 
 
 BOOL = {"parse": boolean, "dump": lambda v: "1" if v else "0"}

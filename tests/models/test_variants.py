@@ -1,6 +1,7 @@
 """Training a variant in the app: the loss falls, Stop leaves no entry behind, a corrupt entry is
 deleted and rebuilt, and a finished entry reloads to the same model after a 'restart'."""
 
+import os
 import time
 
 import numpy as np
@@ -53,13 +54,15 @@ def test_save_load_round_trip_and_corrupt_entry_is_deleted(tok, tmp_path):
     a = model.run("the cats are happy .").attention["decoder.self"]
     b = variants.load(path, cfg, tok).run("the cats are happy .").attention["decoder.self"]
     np.testing.assert_array_equal(a, b)
-    path.write_bytes(path.read_bytes()[:100])  # truncated
-    with pytest.raises(variants.CorruptEntry):
-        variants.load(path, cfg, tok)
-    assert not path.exists()
-    variants.save(net, hist, 0, path)  # rebuilt
-    with pytest.raises(variants.CorruptEntry):  # another config never loads silently
+    for damage in (path.read_bytes()[: len(path.read_bytes()) // 2], os.urandom(4096)):  # truncated, random bytes
+        path.write_bytes(damage)
+        with pytest.raises(variants.CorruptEntry) as e:
+            variants.load(path, cfg, tok)
+        assert e.value.kind == "damaged" and e.value.path == path and not path.exists()
+        variants.save(net, hist, 0, path)  # rebuilt
+    with pytest.raises(variants.CorruptEntry) as e:  # another config never loads silently
         variants.load(path, small(tok, positional="rope"), tok)
+    assert e.value.kind == "mismatch" and not path.exists()
 
 
 def wait(job, seconds=120):

@@ -7,8 +7,10 @@ import time
 
 import numpy as np
 import pytest
+import streamlit as st
 
 import models
+import models.loading
 from models import analysis, variants
 from tests.pages.apptest import array, figures, open_app, table, titled
 from ui import loaders
@@ -176,7 +178,9 @@ def test_trained_variant_loads_from_the_cache_and_corrupt_entry_is_rebuilt():
     path.write_bytes(b"not a checkpoint")
     loaders.lab_model.clear()
     at = lab(a_seed="7")
-    assert any("could not be read" in w.value for w in at.warning)
+    warning = " ".join(w.value for w in at.warning)
+    assert "were damaged" in warning and path.name in warning and "have been removed" in warning
+    assert "PyTorch" not in warning and "miniz" not in warning  # our words, not the library's internals
     assert not path.exists()
     train_entry(cfg)  # rebuilt
     loaders.lab_model.clear()
@@ -305,3 +309,20 @@ def test_trained_moe_variant_shows_its_router():
     assert not at.exception and not any("randomly initialised: the router" in c.value for c in at.caption)
     f = array(titled(at, "A, layer 1: load per expert")["data"][0]["y"])
     assert f.sum() == pytest.approx(1.0)
+
+
+def test_a_damaged_shipped_decoder_does_not_block_the_lab():
+    """The lab needs only the tokenizer (issue 21): with decoder.pt damaged it still draws its models, while
+    the Explorer on the decoder names the damaged file and the rebuild command."""
+    path = models.loading.WEIGHTS_DIR / "decoder.pt"
+    kept = path.read_bytes()
+    st.cache_resource.clear()
+    try:
+        path.write_bytes(kept[: len(kept) // 3])
+        at = lab()
+        assert not at.error and not at.exception and figures(at)
+        explorer = open_app("explorer", model="decoder")
+        assert any("python -m models.train --arch decoder" in e.value.replace("\\", "") for e in explorer.error)
+    finally:
+        path.write_bytes(kept)
+        st.cache_resource.clear()

@@ -168,9 +168,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "正在从磁盘加载为 {side} 侧训练的权重……",
     },
     "lab.corrupt": {
-        "en": "The saved weights of this variant could not be read ({error}). They were deleted: train it again to "
-        "rebuild them.",
-        "zh": "无法读取这个变体保存的权重（{error}）。它们已被删除：重新训练即可重建。",
+        "en": "The saved weights of this variant, {file}, were damaged (the file is cut short or is not a checkpoint) "
+        "and have been removed: train it again to rebuild them.",
+        "zh": "这个变体保存的权重文件 {file} 已损坏（文件不完整，或不是检查点文件），已将其删除：重新训练即可重建。",
+    },
+    "lab.mismatch": {
+        "en": "The saved weights of this variant, {file}, belong to another configuration or another version of the "
+        "app and have been removed: train it again to rebuild them.",
+        "zh": "这个变体保存的权重文件 {file} 属于另一种配置或另一个版本的应用，已将其删除：重新训练即可重建。",
     },
     "lab.random_explain": {
         "en": "Untrained weights start small (standard deviation {std}, as in GPT-2), so q·k is close to 0 and every "

@@ -13,6 +13,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This model takes more than a moment per forward pass on this machine: press Enter to run it.",
         "zh": "这个模型在本机上每次前向计算都要花一些时间：按回车键运行。",
     },
+    "prompt.link_cut": {
+        "en": "The link in the address bar keeps the first {n} characters of this prompt, so it still opens when "
+        "shared or reloaded.",
+        "zh": "地址栏中的链接只保留这段提示词的前 {n} 个字符，这样分享或刷新时仍能打开。",
+    },
     "prompt.placeholder": {"en": "Type a sentence…", "zh": "输入一句话……"},
     "prompt.examples": {"en": "Examples", "zh": "示例"},
     "prompt.empty": {
