@@ -76,6 +76,21 @@ def test_an_old_lab_parameter_name_in_a_lesson_file_sets_the_same_state():
         guides.parse(old.replace("b_kv = 2", "b_kv = 3"), "mine.toml", PAGES)
 
 
+def answer(at, page: str):
+    """Answer the step's prediction (its first choice, or 0), so the page's figures are drawn. AppTest reruns
+    the page it opened last, not the one st.switch_page went to (a browser keeps the page): say which."""
+    at.switch_page(f"lessons/{page}.py")
+    if any(r.key == "gp_choice" for r in at.radio):
+        at.radio(key="gp_choice").set_value(at.radio(key="gp_choice").options[0])
+    elif any(n.key == "gp_number" for n in at.number_input):
+        at.number_input(key="gp_number").set_value(0)
+    else:
+        return at
+    at.button(key="gp_send").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def bar_caption(at) -> str:
     return next((c.value for c in at.caption if c.value.startswith("Guided lesson")), "")
 
@@ -131,6 +146,7 @@ def test_the_viewers_language_and_settings_survive_the_steps():
     at = open_app("guides", lang="zh", tables="1", present="1")
     at.button(key="start_01-three-architectures").click().run()
     at.button(key="guide_next").click().run()
+    answer(at, "explorer")
     assert at.session_state["lang"] == "zh" and at.session_state["tables"] and at.session_state["present"]
     assert at.session_state["model"] == "encoder" and at.title[0].value == "注意力浏览器"
     assert at.table  # the tables switch is still on
@@ -146,6 +162,7 @@ def test_the_sinks_guide_opens_every_step_with_both_shares():
     for index, step in enumerate(guide.steps):
         assert not at.exception
         assert f"step {index + 1} of 5" in bar_caption(at)
+        answer(at, step.page)
         assert at.session_state["weighting"] == step.params["weighting"]
         assert at.session_state["model"] == step.params["model"]
         assert at.get("plotly_chart")
@@ -161,6 +178,7 @@ def test_the_modern_block_guide_opens_the_lab_with_experts_and_mixtral_on_the_si
     seen = set()
     for index, step in enumerate(guide.steps):
         assert not at.exception
+        answer(at, step.page)
         if step.params.get("b_n_experts") == 8:
             assert at.session_state["b_n_experts"] == 8 and at.session_state["b_experts_top_k"] == 2
             assert any(str(f["layout"].get("title", {}).get("text", "")).startswith("B: experts chosen per token")
