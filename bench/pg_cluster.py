@@ -35,7 +35,8 @@ class PostgresUnavailable(RuntimeError):
 def bindir() -> Path | None:
     """The newest /usr/lib/postgresql/<version>/bin holding initdb (Debian's layout), or $PG_BINDIR."""
     if os.environ.get("PG_BINDIR"):
-        return Path(os.environ["PG_BINDIR"])
+        given = Path(os.environ["PG_BINDIR"])
+        return given if (given / "initdb").exists() else None
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3]))
     return Path(found[-1]).parent if found else None
 

@@ -38,8 +38,9 @@ def test_teacher_token_is_long_and_only_its_hash_is_stored(store, db_url, reques
         files = list(tmp_path.iterdir())
     else:
         pg = request.getfixturevalue("pg")
-        pg.psql("CHECKPOINT")
-        files = [p for p in pg.data.rglob("*") if p.is_file()]
+        pg.psql("CHECKPOINT")  # the table's pages on disk, besides the write-ahead log
+        oid = pg.psql(f"SELECT oid FROM pg_database WHERE datname = '{db_url.rsplit('/', 1)[1]}'").strip()
+        files = [p for d in (pg.data / "base" / oid, pg.data / "pg_wal") for p in d.rglob("*") if p.is_file()]
     blob = b"".join(p.read_bytes() for p in files)
     assert token.encode() not in blob
     import hashlib
