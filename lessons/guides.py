@@ -2,13 +2,20 @@
 
 import streamlit as st
 
-from ui import guides, state
+from ui import classroom, guides, state, teacher
 from ui.i18n import md, t
 
 settings = state.current()
 code = settings.lang
 available, problems = guides.current_guides()
+classroom.show_notice()
+teaching = classroom.current()
+if teaching is not None and teaching["role"] == "teacher":
+    teacher.view(available.get(teaching["guide_id"]), code)
+else:
+    classroom.join_form(available, code)
 st.markdown(t("guides.intro"))
+st.caption(t("classroom.intro"))
 for problem in problems:  # a broken file names itself and its line; the others still load
     st.error(t("guides.problem", problem=md(problem)))
 if not available:
@@ -20,8 +27,11 @@ for guide in available.values():
             st.markdown(guides.localized(guide.summary, code))
         st.caption(t("guides.steps", n=len(guide.steps), pages=", ".join(
             dict.fromkeys(t(f"nav.{s.page}") for s in guide.steps))))  # fmt: skip
-        st.button(t("guides.start"), key=f"start_{guide.id}", type="primary", icon=":material/play_arrow:",
-                  on_click=guides.go_to, args=(guide.id, 0))  # fmt: skip
+        solo, together = st.columns(2)
+        solo.button(t("guides.start"), key=f"start_{guide.id}", type="primary", icon=":material/play_arrow:",
+                    on_click=guides.go_to, args=(guide.id, 0), use_container_width=True)  # fmt: skip
+        together.button(t("classroom.start"), key=f"cs_start_{guide.id}", icon=":material/groups:",
+                        on_click=classroom.start, args=(guide,), use_container_width=True)  # fmt: skip
 with st.expander(t("guides.write_title")):
     st.markdown(t("guides.write", env=guides.GUIDES_ENV))
     st.code(guides.__doc__.split("\n\n")[1], language="toml")
