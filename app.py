@@ -41,6 +41,7 @@ with shell.run_slot(early):  # one of a few script runs at once per process (ui/
     shell.notice_ignored(ignored)
     if page.url_path in lessons:
         st.title(page.title)
+        classroom.step_line()  # in a class: the code, the name, "the teacher is on step k"
         guides.bar(page.url_path, settings.lang)
         if next(lesson for lesson in LESSONS if lesson.name == page.url_path).prompt:
             shell.prompt_box(settings)

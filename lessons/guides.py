@@ -29,9 +29,9 @@ for guide in available.values():
             dict.fromkeys(t(f"nav.{s.page}") for s in guide.steps))))  # fmt: skip
         solo, together = st.columns(2)
         solo.button(t("guides.start"), key=f"start_{guide.id}", type="primary", icon=":material/play_arrow:",
-                    on_click=guides.go_to, args=(guide.id, 0), use_container_width=True)  # fmt: skip
+                    on_click=guides.go_to, args=(guide.id, 0), width="stretch")  # fmt: skip
         together.button(t("classroom.start"), key=f"cs_start_{guide.id}", icon=":material/groups:",
-                        on_click=classroom.start, args=(guide,), use_container_width=True)  # fmt: skip
+                        on_click=classroom.start, args=(guide,), width="stretch")  # fmt: skip
 with st.expander(t("guides.write_title")):
     st.markdown(t("guides.write", env=guides.GUIDES_ENV))
     st.code(guides.__doc__.split("\n\n")[1], language="toml")

@@ -160,7 +160,7 @@ def revealed(guide_id: str, step: int) -> bool | None:
     if c is None:
         return None
     if c["role"] == "teacher":
-        return True  # the teacher sees the answers
+        return None  # the teacher walks the lesson as on their own: answer to see
     state = class_state()
     return state is not None and step in state.revealed
 
@@ -210,9 +210,12 @@ def _join() -> None:
 
 def _restore(guide_id: str, events) -> None:
     """A rejoining student's own answers, back into this tab (oldest first, as ui.answers keeps them)."""
-    from . import answers
-
-    answers.restore(guide_id, [(e.step, e.kind, e.value, e.correct) for e in events])
+    kept = st.session_state.setdefault("_answers", {})  # ui/answers.py's keeping: (lesson, step, kind) -> entries
+    for key in [k for k in kept if k[0] == guide_id]:
+        del kept[key]
+    for e in events:
+        entry = {"value": e.value, "correct": e.correct, "at": e.at.timestamp()}
+        kept.setdefault((guide_id, e.step, e.kind), []).append(entry)
 
 
 def leave() -> None:
@@ -224,6 +227,8 @@ def show_notice() -> None:
     key = st.session_state.pop(NOTICE, None)
     if key == "classroom.down":
         down_notice()
+    elif key == "classroom.closed":
+        st.success(t(key), icon=":material/check:")
     elif key:
         st.error(t(key), icon=":material/error:")
 
@@ -242,11 +247,9 @@ def join_form(available: dict, code: str) -> None:
                     type="primary",
                     icon=":material/login:",
                     on_click=go_to_class_step,
-                    use_container_width=True,
+                    width="stretch",
                 )
-            b2.button(
-                t("classroom.leave"), key="cl_leave", on_click=leave, icon=":material/logout:", use_container_width=True
-            )
+            b2.button(t("classroom.leave"), key="cl_leave", on_click=leave, icon=":material/logout:", width="stretch")
             return
         st.subheader(t("classroom.join_title"))
         a, b, go = st.columns([2, 2, 1], vertical_alignment="bottom")
@@ -258,7 +261,7 @@ def join_form(available: dict, code: str) -> None:
             help=t("classroom.code_help"),
         )
         b.text_input(t("classroom.name"), key="cj_name", max_chars=NAME_MAX, help=t("classroom.name_help"))
-        go.button(t("classroom.go"), key="cj_go", type="primary", on_click=_join, use_container_width=True)
+        go.button(t("classroom.go"), key="cj_go", type="primary", on_click=_join, width="stretch")
 
 
 def go_to_class_step() -> None:
@@ -273,13 +276,15 @@ def go_to_class_step() -> None:
 # ----------------------------------------------------------------- the step bar's class line
 
 
-def step_line(where, guide_id: str, index: int) -> None:
-    """One line under the step bar's title: the class and the student's name, and an offer to jump to the
+def step_line() -> None:
+    """One line above the step bar (app.py): the class and the student's name, and an offer to jump to the
     teacher's step when the class was moved (refreshed every few seconds on its own)."""
-    c = in_class_for(guide_id)
+    guide_id = st.session_state.get("guide")
+    c = in_class_for(guide_id) if guide_id else None
     if c is None:
         return
-    with where:
+    index = st.session_state.get("gstep") or 0
+    with st.container():
         if c["role"] == "teacher":
             from . import teacher
 

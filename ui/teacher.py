@@ -106,7 +106,7 @@ def view(guide, lang: str) -> None:
         projector = st.toggle(t("classroom.projector"), key="ct_projector")
         left, right = st.columns([1, 2])
         left.caption(t("classroom.code_big"))
-        left.markdown(f"# {md(shown_code(c['code']))}")
+        left.markdown(f"# {shown_code(c['code'])}")  # the store's alphabet: letters and digits only
         base = (st.context.url or "").rstrip("/")
         right.caption(t("classroom.student_link"))
         right.code(f"{base}/guides?join={c['code']}", language=None)
@@ -166,7 +166,7 @@ def _live(c: dict, guide, lang: str, projector: bool) -> None:
                 t("classroom.col_stuck"): [bool(r.stuck) for r in students],
             },
             hide_index=True,
-            use_container_width=True,
+            width="stretch",
             key="ct_students",
         )
 
@@ -198,7 +198,7 @@ def _step_detail(c, guide, lang, projector, summary, state, i: int, n_students: 
                     t("classroom.col_name"): [", ".join(r[2]) for r in rows],
                 },
                 hide_index=True,
-                use_container_width=True,
+                width="stretch",
                 key="ct_free",
             )
     if projector:
@@ -211,7 +211,7 @@ def _step_detail(c, guide, lang, projector, summary, state, i: int, n_students: 
         on_click=_bring,
         args=(c["class_id"], i),
         disabled=state.current_step == i,
-        use_container_width=True,
+        width="stretch",
     )
     if predict is not None and getattr(predict, "reveal", "answer") == "teacher":
         key = f"ct_reveal_{i}"
@@ -233,7 +233,7 @@ def _overview(guide, lang, summary, n_steps: int, n_students: int) -> None:
             t("classroom.goals"): [s.goals if s else 0 for s in rows],
         },
         hide_index=True,
-        use_container_width=True,
+        width="stretch",
         key="ct_overview",
     )
 
@@ -290,12 +290,12 @@ def bar_line(c: dict, index: int) -> None:
         icon=":material/group:",
         on_click=_bring,
         args=(c["class_id"], index),
-        use_container_width=True,
+        width="stretch",
     )
     back.button(
         t("classroom.open_view"),
         key="ct_view",
         on_click=st.session_state.__setitem__,
         args=("_goto", "guides"),
-        use_container_width=True,
+        width="stretch",
     )
