@@ -34,4 +34,8 @@ for guide in available.values():
                         on_click=classroom.start, args=(guide,), width="stretch")  # fmt: skip
 with st.expander(t("guides.write_title")):
     st.markdown(t("guides.write", env=guides.GUIDES_ENV))
-    st.code(guides.__doc__.split("\n\n")[1], language="toml")
+    plain, checked = guides.examples()  # from the format's own docstring, so they cannot drift from the parser
+    st.code(plain, language="toml")
+    st.markdown(t("guides.write_checked"))
+    st.code(checked, language="toml")
+    st.markdown(t("guides.write_checks"))

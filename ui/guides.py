@@ -1,146 +1,39 @@
-"""Guided lessons: short sequences of steps, each a page in a preset state with a paragraph for the
-class and a question to think about. Written as plain TOML files, so a teacher can add their own.
-
-    title = { en = "The three architectures", zh = "三种架构" }
-    summary = { en = "…", zh = "…" }
-
-    [[steps]]
-    page = "explorer"                                    # a lesson's name (its URL path)
-    params = { model = "encoder", prompt = "the [MASK] that the dog sees are happy ." }
-    title = { en = "…", zh = "…" }
-    text = { en = "…", zh = "…" }                        # the paragraph for the class (Markdown)
-    question = { en = "…", zh = "…" }                    # optional
+"""Guided lessons in the app: the lessons found on disk (read at most once a minute), Back / Next / End,
+and the step box above the page. The file format and its parser are in ui/guide_format.py (re-exported
+here, so `guides.parse`, `guides.Step`, ... keep working); the step's questions are drawn by ui/guide_steps.py.
 
 Files come from guides/ in the app and from every folder in $ATTENTION_LAB_GUIDES (separated by
-the OS path separator). Parameters are the URL parameters the app already understands, checked
-with the same parsers; a bad file gets a message naming the file and the line, and the others load.
+the OS path separator); a bad file gets a message naming the file and the line, and the others load.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
+from . import guide_format
+from .guide_format import (  # noqa: F401  re-exported: the old home of the format
+    MAX_STEPS,
+    NOT_PRESET,
+    Free,
+    Goal,
+    Guide,
+    GuideError,
+    Predict,
+    Problem,
+    Step,
+    examples,
+    localized,
+    parse,
+)
 from .i18n import md, t
 from .pages import LESSONS
-from .params import PARAMS, canonical
+from .params import PARAMS
 
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "guides"
 GUIDES_ENV = "ATTENTION_LAB_GUIDES"
-NOT_PRESET = ("lang", "present", "tables", "guide", "gstep")  # the viewer's own choices, never set by a step
-MAX_STEPS = 50
-
-
-@dataclass(frozen=True)
-class Step:
-    page: str
-    params: dict[str, object]  # parsed values, ready for st.session_state
-    title: dict[str, str]
-    text: dict[str, str]
-    question: dict[str, str]
-
-
-@dataclass(frozen=True)
-class Guide:
-    id: str  # the file name without .toml (unique: a later folder's file replaces an earlier one)
-    title: dict[str, str]
-    summary: dict[str, str]
-    steps: tuple[Step, ...]
-    source: str
-
-
-@dataclass(frozen=True)
-class Problem:
-    source: str
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.source}, line {self.line}: {self.message}" if self.line else f"{self.source}: {self.message}"
-
-
-class GuideError(ValueError):
-    def __init__(self, message: str, line: int | None = None):
-        super().__init__(message)
-        self.line = line
-
-
-def localized(text: dict[str, str], code: str) -> str:
-    """The text in the viewer's language, else English."""
-    return text.get(code) or text.get("en", "")
-
-
-def _words(value: object, what: str, line: int | None, required: bool = True) -> dict[str, str]:
-    if value is None and not required:
-        return {}
-    if isinstance(value, str):  # one language only: shown to everyone
-        value = {"en": value}
-    if not isinstance(value, dict) or not isinstance(value.get("en"), str) or not value["en"].strip():
-        raise GuideError(f'{what} needs an English text: {what} = {{ en = "…", zh = "…" }}', line)
-    bad = [k for k, v in value.items() if k not in ("en", "zh") or not isinstance(v, str)]
-    if bad:
-        raise GuideError(f"{what}: only en and zh texts are allowed, got {', '.join(map(str, bad))}", line)
-    return dict(value)
-
-
-def _step_lines(text: str) -> list[int]:
-    """1-based line numbers of each [[steps]] header, to point a message at the right step."""
-    return [i + 1 for i, line in enumerate(text.splitlines()) if re.match(r"\s*\[\[\s*steps\s*\]\]", line)]
-
-
-def _line_of(text: str, needle: str, after: int | None) -> int | None:
-    lines = text.splitlines()
-    for i in range((after or 1) - 1, len(lines)):
-        if needle in lines[i]:
-            return i + 1
-    return after
-
-
-def parse(text: str, source: str, pages: set[str]) -> Guide:
-    """One guide from TOML text; GuideError (with a line number when it can be found) otherwise."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        match = re.search(r"line (\d+)", str(e))
-        raise GuideError(str(e), int(match.group(1)) if match else None) from e
-    steps_at = _step_lines(text)
-    raw_steps = data.get("steps")
-    if not isinstance(raw_steps, list) or not raw_steps:
-        raise GuideError("a guide needs at least one [[steps]] table", None)
-    if len(raw_steps) > MAX_STEPS:
-        raise GuideError(f"at most {MAX_STEPS} steps", steps_at[MAX_STEPS] if len(steps_at) > MAX_STEPS else None)
-    steps = []
-    for n, raw in enumerate(raw_steps):
-        at = steps_at[n] if n < len(steps_at) else None
-        if not isinstance(raw, dict):
-            raise GuideError(f"step {n + 1} is not a table", at)
-        page = raw.get("page")
-        if page not in pages:
-            raise GuideError(f"step {n + 1}: page = {page!r} is not one of {', '.join(sorted(pages))}",
-                             _line_of(text, "page", at))  # fmt: skip
-        params = {}
-        for written, value in (raw.get("params") or {}).items():
-            line = _line_of(text, written, at)
-            name = canonical(written)  # as written in the file; an old, renamed name still works (params.ALIASES)
-            if name not in PARAMS or name in NOT_PRESET:
-                raise GuideError(f"step {n + 1}: {written!r} is not a parameter a step can set", line)
-            if isinstance(value, list):
-                value = ",".join(str(v) for v in value)
-            elif isinstance(value, bool):
-                value = "1" if value else "0"
-            try:
-                params[name] = PARAMS[name].parse(str(value))
-            except (ValueError, TypeError):
-                raise GuideError(f"step {n + 1}: {written} = {value!r} is not a valid value", line) from None
-        steps.append(Step(page, params, _words(raw.get("title"), "title", at), _words(raw.get("text"), "text", at),
-                          _words(raw.get("question"), "question", at, required=False)))  # fmt: skip
-    return Guide(Path(source).stem, _words(data.get("title"), "title", 1),
-                 _words(data.get("summary"), "summary", 1, required=False), tuple(steps), source)  # fmt: skip
 
 
 def folders() -> list[Path]:
@@ -150,22 +43,7 @@ def folders() -> list[Path]:
 
 def load_all(dirs: list[Path], pages: set[str]) -> tuple[dict[str, Guide], list[Problem]]:
     """Every readable guide by id (sorted by file name), and a Problem for each file that is not."""
-    guides, problems = {}, []
-    for folder in dirs:
-        if not folder.is_dir():
-            if folder != SHIPPED_DIR:
-                problems.append(Problem(str(folder), None, "no such folder"))
-            continue
-        for path in sorted(folder.glob("*.toml")):
-            try:
-                guide = parse(path.read_text(encoding="utf-8"), str(path), pages)
-            except GuideError as e:
-                problems.append(Problem(str(path), e.line, str(e)))
-            except (OSError, UnicodeDecodeError) as e:
-                problems.append(Problem(str(path), None, f"cannot be read ({e})"))
-            else:
-                guides[guide.id] = guide
-    return guides, problems
+    return guide_format.load_all(dirs, pages, shipped=SHIPPED_DIR)
 
 
 # ----------------------------------------------------------------- in the app

@@ -26,6 +26,106 @@ STRINGS: dict[str, dict[str, str]] = {
         "（多个文件夹在 Linux 和 macOS 上用 `:` 分隔，在 Windows 上用 `;`）。`params` 就是应用自己的 URL 参数："
         "打开一个页面、设置好，再从地址栏复制即可。文件在一分钟内会被重新读取；有错误的文件会连同行号列在上方，其他文件照常可用。格式如下：",
     },
+    "guides.write_checked": {
+        "en": "A step can also ask something that is checked or recorded: **predict** asks before the page's "
+        "figure is shown (choices, or a number with a tolerance) and then shows the right answer and why; "
+        "**goal** names a check that watches the app live until the student has brought it into a state; "
+        "**hints** are shown one at a time; **free** asks for a short written answer, not graded. "
+        "A text may use Markdown but no HTML and no `javascript:` links (write a token such as `<s>` in backticks):",
+        "zh": "一步还可以提出会被检查或记录的问题：**predict**（预测）在页面的图出现之前提问（选择题，或带容差的数值题），"
+        "回答后显示正确答案和原因；**goal**（目标）指定一个检查，实时观察应用，直到学生把它调到某种状态；"
+        "**hints**（提示）逐条显示；**free**（自由回答）请学生写一句简短的回答，不评分。"
+        "文本可以用 Markdown，但不能含 HTML 或 `javascript:` 链接（像 `<s>` 这样的词元请写在反引号里）：",
+    },
+    "guides.write_checks": {
+        "en": "The checks a goal can name: `head_role` (`role` = previous_token, induction, duplicate_token, "
+        "first_token or diffuse; `min`): the selected head's score on the Heads page; `prompt_changes_position` "
+        "(`mask` = causal or bidirectional; `min_before`, `max_before`, `min_pos`): on the Masks page, how many "
+        "positions before the changed word change their output; `rank_below_n` (`precision` = float32 or "
+        "float64; `mask`; `min_tokens`): the selected head's numerical rank on the Rank page is below the number "
+        "of tokens; `param_is` (`name`, `value`): a control has a value; `prompt_tokens` (`min`, `max`): the "
+        "prompt's length in tokens.",
+        "zh": "goal 可以使用的检查：`head_role`（`role` = previous_token、induction、duplicate_token、first_token "
+        "或 diffuse；`min`）：所选注意力头在“注意力头”页面上的得分；`prompt_changes_position`（`mask` = causal 或 "
+        "bidirectional；`min_before`、`max_before`、`min_pos`）：在“掩码”页面上，被改动的词之前有多少个位置的输出随之改变；"
+        "`rank_below_n`（`precision` = float32 或 float64；`mask`；`min_tokens`）：所选头在“秩”页面上的数值秩低于词元数；"
+        "`param_is`（`name`、`value`）：某个控件取某个值；`prompt_tokens`（`min`、`max`）：输入的词元数。",
+    },
+    "guides.role.previous_token": {"en": "previous token", "zh": "前一个词元"},
+    "guides.role.induction": {"en": "induction", "zh": "归纳"},
+    "guides.role.duplicate_token": {"en": "duplicate token", "zh": "重复词元"},
+    "guides.role.first_token": {"en": "first token", "zh": "首词元"},
+    "guides.role.diffuse": {"en": "diffuse", "zh": "弥散"},
+    "guides.goal.head_role": {
+        "en": "L{layer}H{head}: {role} score {score} (≥ {min} needed)",
+        "zh": "L{layer}H{head}：{role}得分 {score}（需要 ≥ {min}）",
+    },
+    "guides.goal.no_prompt": {"en": "Type a prompt first.", "zh": "请先输入一段文本。"},
+    "guides.goal.change_none": {
+        "en": "Type a different word for position {pos} at the bottom of the Masks page.",
+        "zh": "请在“掩码”页面底部为位置 {pos} 输入一个不同的词。",
+    },
+    "guides.goal.change": {
+        "en": "{mask}: {moved} of the {n} positions before position {pos} changed their output ({want} needed, "
+        "at position ≥ {min_pos})",
+        "zh": "{mask}：位置 {pos} 之前的 {n} 个位置中有 {moved} 个输出改变（需要 {want} 个，且位置 ≥ {min_pos}）",
+    },
+    "guides.goal.rank": {
+        "en": "L{layer}H{head}, {mask}, {dtype}: numerical rank {rank} of {n} (needed: below {n} in {precision})",
+        "zh": "L{layer}H{head}，{mask}，{dtype}：数值秩 {rank} / {n}（需要：在 {precision} 下低于 {n}）",
+    },
+    "guides.goal.rank_short": {"en": "The prompt needs at least {k} tokens.", "zh": "输入至少需要 {k} 个词元。"},
+    "guides.goal.param": {"en": "{name} is {have} ({want} needed)", "zh": "{name} 当前为 {have}（需要 {want}）"},
+    "guides.goal.tokens": {
+        "en": "The prompt has {n} tokens ({want} needed)",
+        "zh": "输入有 {n} 个词元（需要 {want} 个）",
+    },
+    "guides.goal.error": {
+        "en": "This goal cannot be checked on the current model: {error}",
+        "zh": "无法在当前模型上检查这个目标：{error}",
+    },
+    "guides.goal.task": {"en": "**Goal:** {task}", "zh": "**目标：**{task}"},
+    "guides.goal.reached": {"en": "Reached: {detail}", "zh": "已达成：{detail}"},
+    "guides.goal.not_yet": {"en": "Not yet: {detail}", "zh": "尚未达成：{detail}"},
+    "guides.predict.title": {"en": "**Predict first:** {question}", "zh": "**先预测：**{question}"},
+    "guides.predict.pick": {"en": "Your answer", "zh": "你的答案"},
+    "guides.predict.number": {"en": "Your answer (a number)", "zh": "你的答案（一个数）"},
+    "guides.predict.send": {"en": "Answer", "zh": "回答"},
+    "guides.predict.change": {"en": "Change my answer", "zh": "修改答案"},
+    "guides.predict.right": {"en": "Right: {answer}", "zh": "答对了：{answer}"},
+    "guides.predict.wrong": {
+        "en": "Not quite: you answered {given}; the answer is {answer}.",
+        "zh": "不太对：你的答案是 {given}；正确答案是 {answer}。",
+    },
+    "guides.predict.within": {
+        "en": "{answer} (± {tolerance} counts as right)",
+        "zh": "{answer}（± {tolerance} 以内算对）",
+    },
+    "guides.predict.why": {"en": "**Why:** {why}", "zh": "**原因：**{why}"},
+    "guides.predict.solo_teacher": {
+        "en": "In a class the teacher reveals this answer after a vote; on your own it is shown right away.",
+        "zh": "在课堂上，这个答案会在投票后由老师揭晓；自己学习时会立即显示。",
+    },
+    "guides.predict.waiting": {
+        "en": "Your answer is in; the teacher will reveal it. You can still change it.",
+        "zh": "你的答案已提交，老师稍后会揭晓。你仍然可以修改。",
+    },
+    "guides.predict.hidden": {
+        "en": "Answer the question above to see the figure.",
+        "zh": "先回答上面的问题，再看图。",
+    },
+    "guides.predict.bad_number": {"en": "Type a number.", "zh": "请输入一个数。"},
+    "guides.hint.more": {"en": "Show a hint ({k} of {n})", "zh": "显示提示（第 {k} / {n} 条）"},
+    "guides.hint.text": {"en": "**Hint {k}:** {hint}", "zh": "**提示 {k}：**{hint}"},
+    "guides.free.title": {"en": "**In your words:** {question}", "zh": "**用你自己的话说：**{question}"},
+    "guides.free.box": {"en": "Your answer", "zh": "你的回答"},
+    "guides.free.send": {"en": "Send", "zh": "发送"},
+    "guides.free.sent": {"en": "Sent: {text}", "zh": "已发送：{text}"},
+    "guides.free.empty": {"en": "Write a few words first.", "zh": "请先写几个字。"},
+    "guides.saved_failed": {
+        "en": "Your answer could not be saved for the class; it is kept here. Try again in a moment.",
+        "zh": "你的答案没能保存到课堂中，已暂存在本页。请稍后再试。",
+    },
     "guides.where": {"en": "Guided lesson: {title} · step {k} of {n}", "zh": "引导式课程：{title} · 第 {k} / {n} 步"},
     "guides.paused": {
         "en": "Guided lesson: {title} · you left step {k} of {n}.",

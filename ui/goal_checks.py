@@ -1,0 +1,271 @@
+"""The fixed registry of goal checks a lesson file may name: `[steps.goal] check = "head_role"` with its args.
+A file only names a check and gives arguments (validated when the file is read); the code that runs is here.
+
+Each check reads the live app state (st.session_state: the URL parameters' names, layer and head 0-based)
+and computes with the same cached loaders the pages use, so on the rerun path it costs what the page costs.
+Loaders are imported inside the checks: the lesson parser (ui/guide_format.py) imports this module too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from models.heads import ROLE_THRESHOLDS, ROLES
+
+from .params import DTYPES, PARAMS, canonical
+
+CHANGE_MASKS = ("causal", "bidirectional")  # the Masks page's change-one-word demo draws these two
+RANK_MASKS = ("causal", "bidirectional")  # the Rank page's two spectra
+MOVED = 1e-6  # an output "moved" when its largest component changed by more (the Masks page's own count)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    reached: bool
+    detail: str  # already translated, e.g. "L1H2: previous-token 0.62 (≥ 0.50 needed)"
+
+
+@dataclass(frozen=True)
+class Check:
+    args: dict[str, tuple[Callable[[object], object], object]]  # name -> (validator, default; REQUIRED = none)
+    run: Callable[[dict, Mapping[str, object]], Outcome]
+
+
+REQUIRED = object()
+
+
+def _number(lo: float, hi: float) -> Callable[[object], float]:
+    def check(value: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a number")
+        if not lo <= value <= hi:
+            raise ValueError(f"{value!r} is not between {lo:g} and {hi:g}")
+        return float(value)
+
+    return check
+
+
+def _count(lo: int, hi: int) -> Callable[[object], int]:
+    def check(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"{value!r} is not a whole number from {lo} to {hi}")
+        return value
+
+    return check
+
+
+def _one_of(*options: str) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if value not in options:
+            raise ValueError(f"{value!r} is not one of {', '.join(options)}")
+        return str(value)
+
+    return check
+
+
+def _param_name(value: object) -> str:
+    name = canonical(value) if isinstance(value, str) else None
+    if name not in PARAMS or name in ("lang", "present", "tables", "guide", "gstep"):
+        raise ValueError(f"{value!r} is not a parameter of the app")
+    return name
+
+
+def _any(value: object) -> object:
+    if not isinstance(value, str | int | float | bool) or (isinstance(value, float) and not math.isfinite(value)):
+        raise ValueError(f"{value!r} must be a text, a number or true/false")
+    return value
+
+
+def _t(key: str, **kw) -> str:
+    from .i18n import t
+
+    return t(key, **kw)
+
+
+def _state(state: Mapping[str, object], name: str) -> object:
+    value = state.get(name)
+    return PARAMS[name].default if value is None else value
+
+
+# ----------------------------------------------------------------- the checks
+
+
+def head_role(args: dict, state: Mapping[str, object]) -> Outcome:
+    """The selected head's score for a role (models.head_scores, as the Heads page shows it) is ≥ min."""
+    from .head_loaders import head_roles
+
+    name, weights = _state(state, "model"), _state(state, "weights")
+    layer, head = int(_state(state, "layer")), int(_state(state, "head"))
+    scores = head_roles(name, weights)[args["role"]]
+    n_layers, n_heads = scores.shape
+    layer, head = min(max(layer, 0), n_layers - 1), min(max(head, 0), n_heads - 1)  # as the pages clamp them
+    score = float(scores[layer, head])
+    detail = _t("guides.goal.head_role", layer=layer + 1, head=head + 1, role=_t(f"guides.role.{args['role']}"),
+                score=f"{score:.2f}", min=f"{args['min']:.2f}")  # fmt: skip
+    return Outcome(score >= args["min"], detail)
+
+
+def prompt_changes_position(args: dict, state: Mapping[str, object]) -> Outcome:
+    """The Masks page's demo: the word at `pos` replaced by `word`; under `mask`, how many of the positions
+    before it changed their last-layer output. Reached when that count is in [min_before, max_before] and the
+    changed position is at least `min_pos` (so there is something before it)."""
+    from .loaders import get_model, trace, trace_ids
+
+    name, weights, text = _state(state, "model"), _state(state, "weights"), str(_state(state, "prompt"))
+    model = get_model(name, weights)
+    if not text.strip() or not model.tokenizer.encode(text):
+        return Outcome(False, _t("guides.goal.no_prompt"))
+    base = trace(name, weights, text)
+    pos = min(int(_state(state, "pos")), len(base.tokens) - 1)
+    word = str(state.get("word") or "").strip()
+    new = model.tokenizer.encode((" " if base.tokens[pos].startswith("␣") else "") + word) if word else []
+    if not new or new[0] == base.ids[pos]:
+        return Outcome(False, _t("guides.goal.change_none", pos=pos))
+    changed = list(base.ids)
+    changed[pos] = new[0]
+    stream = "decoder" if model.config.arch == "decoder" else "encoder"  # as lessons/masks.py
+    before = trace_ids(name, weights, tuple(base.ids), args["mask"]).hidden[stream][-1]
+    after = trace_ids(name, weights, tuple(changed), args["mask"]).hidden[stream][-1]
+    moved = int((abs(after - before).max(axis=-1)[:pos] > MOVED).sum())
+    high = args["max_before"] if args["max_before"] is not None else pos
+    reached = pos >= args["min_pos"] and args["min_before"] <= moved <= high
+    detail = _t("guides.goal.change", mask=_t(f"mask.{args['mask']}"), moved=moved, n=pos, pos=pos,
+                want=_range(args["min_before"], args["max_before"]), min_pos=args["min_pos"])  # fmt: skip
+    return Outcome(reached, detail)
+
+
+def rank_below_n(args: dict, state: Mapping[str, object]) -> Outcome:
+    """The Rank page: the selected head's numerical rank at `precision` (and the page's tolerance) under
+    `mask` is below n, the number of tokens, and the prompt has at least `min_tokens` tokens."""
+    from .loaders import get_model, head_rank_report
+
+    name, weights, text = _state(state, "model"), _state(state, "weights"), str(_state(state, "prompt"))
+    model = get_model(name, weights)
+    if not text.strip() or not model.tokenizer.encode(text):
+        return Outcome(False, _t("guides.goal.no_prompt"))
+    dtype = str(_state(state, "dtype"))
+    cfg = model.config
+    layer = min(max(int(_state(state, "layer")), 0), cfg.n_layers - 1)
+    head = min(max(int(_state(state, "head")), 0), cfg.n_heads - 1)
+    tol_name = str(_state(state, "tol"))
+    tol = None if tol_name == "auto" else float(tol_name)
+    report = head_rank_report(name, weights, text, args["mask"], layer, head, dtype, tol)
+    reached = dtype == args["precision"] and report.numerical_rank < report.n and report.n >= args["min_tokens"]
+    detail = _t("guides.goal.rank", layer=layer + 1, head=head + 1, mask=_t(f"mask.{args['mask']}"), dtype=dtype,
+                rank=report.numerical_rank, n=report.n, precision=args["precision"])  # fmt: skip
+    if report.n < args["min_tokens"]:
+        detail += " " + _t("guides.goal.rank_short", k=args["min_tokens"])
+    return Outcome(reached, detail)
+
+
+def param_is(args: dict, state: Mapping[str, object]) -> Outcome:
+    """A control of the app (a URL parameter) has a value, compared as the app parses it."""
+    name, want = args["name"], args["value"]
+    have = _state(state, name)
+    shown = PARAMS[name].dump(have)
+    return Outcome(have == want, _t("guides.goal.param", name=name, have=shown, want=PARAMS[name].dump(want)))
+
+
+def prompt_tokens(args: dict, state: Mapping[str, object]) -> Outcome:
+    """The prompt's number of tokens under the selected model's tokenizer is in [min, max]."""
+    from .loaders import get_model
+
+    model = get_model(_state(state, "model"), _state(state, "weights"))
+    n = len(model.tokenizer.encode(str(_state(state, "prompt"))))
+    reached = args["min"] <= n and (args["max"] is None or n <= args["max"])
+    return Outcome(reached, _t("guides.goal.tokens", n=n, want=_range(args["min"], args["max"])))
+
+
+def _range(lo: int, hi: int | None) -> str:
+    if hi is None:
+        return f"≥ {lo}"
+    return f"{lo}" if lo == hi else f"{lo}–{hi}"
+
+
+def _param_value(args: dict) -> dict:
+    """param_is: the value parsed as a URL value of that parameter (layer = 1 in a file is 0 in the state)."""
+    value = args["value"]
+    raw = ("1" if value else "0") if isinstance(value, bool) else str(value)
+    try:
+        args["value"] = PARAMS[args["name"]].parse(raw)
+    except (ValueError, TypeError):
+        raise ValueError(f"value = {value!r} is not a valid {args['name']}") from None
+    return args
+
+
+def _role_min(args: dict) -> dict:
+    if args["min"] is None:
+        args["min"] = ROLE_THRESHOLDS[args["role"]]
+    return args
+
+
+def _bounds(low: str, high: str) -> Callable[[dict], dict]:
+    def check(args: dict) -> dict:
+        if args[high] is not None and args[high] < args[low]:
+            raise ValueError(f"{high} = {args[high]} is below {low} = {args[low]}")
+        return args
+
+    return check
+
+
+def _optional(check: Callable[[object], object]) -> Callable[[object], object]:
+    return lambda value: None if value is None else check(value)
+
+
+CHECKS: dict[str, Check] = {
+    "head_role": Check({"role": (_one_of(*ROLES), REQUIRED), "min": (_optional(_number(0, 1)), None)}, head_role),
+    "prompt_changes_position": Check(
+        {
+            "mask": (_one_of(*CHANGE_MASKS), REQUIRED),
+            "min_before": (_count(0, 255), 0),
+            "max_before": (_optional(_count(0, 255)), None),
+            "min_pos": (_count(0, 255), 1),
+        },
+        prompt_changes_position,
+    ),
+    "rank_below_n": Check(
+        {
+            "precision": (_one_of(*DTYPES), REQUIRED),
+            "mask": (_one_of(*RANK_MASKS), "causal"),
+            "min_tokens": (_count(1, 4096), 2),
+        },
+        rank_below_n,
+    ),
+    "param_is": Check({"name": (_param_name, REQUIRED), "value": (_any, REQUIRED)}, param_is),
+    "prompt_tokens": Check({"min": (_count(1, 4096), 1), "max": (_optional(_count(1, 4096)), None)}, prompt_tokens),
+}
+_AFTER = {
+    "head_role": _role_min,
+    "param_is": _param_value,
+    "prompt_changes_position": _bounds("min_before", "max_before"),
+    "prompt_tokens": _bounds("min", "max"),
+}
+
+
+def validate(name: str, args: dict) -> dict:
+    """The args with defaults filled in and values checked; ValueError (its message for the file's reader)."""
+    if name not in CHECKS:
+        raise ValueError(f"{name!r} is not a check (there are {', '.join(CHECKS)})")
+    spec = CHECKS[name].args
+    extra = sorted(set(args) - set(spec))
+    if extra:
+        raise ValueError(f"no argument {', '.join(extra)} (it takes {', '.join(spec) or 'none'})")
+    out = {}
+    for arg, (check, default) in spec.items():
+        if arg not in args:
+            if default is REQUIRED:
+                raise ValueError(f"needs {arg}")
+            out[arg] = default
+            continue
+        try:
+            out[arg] = check(args[arg])
+        except ValueError as e:
+            raise ValueError(f"{arg}: {e}") from None
+    return _AFTER.get(name, lambda a: a)(out)
+
+
+def evaluate(name: str, args: dict, state: Mapping[str, object]) -> Outcome:
+    """Run a validated check on the app's state (st.session_state, or any mapping with the same keys)."""
+    return CHECKS[name].run(args, state)
