@@ -39,13 +39,17 @@ with shell.run_slot(early):  # one of a few script runs at once per process (ui/
         st.switch_page(lessons[goto]) if goto != page.url_path else st.rerun()
     shell.track("lang", "model", "weights", "present", "tables", "guide", "gstep")
     shell.notice_ignored(ignored)
+    show = True  # False while a guided step's prediction is unanswered: the figure would give it away
     if page.url_path in lessons:
         st.title(page.title)
         classroom.step_line()  # in a class: the code, the name, "the teacher is on step k"
-        guides.bar(page.url_path, settings.lang)
+        show = guides.bar(page.url_path, settings.lang)
         if next(lesson for lesson in LESSONS if lesson.name == page.url_path).prompt:
             shell.prompt_box(settings)
             shell.track("prompt")
-    page.run()
+    if show:
+        page.run()
+    else:
+        st.info(t("guides.predict.hidden"), icon=":material/visibility_off:")
     shell.finish_run()  # a page that stops early calls it itself (shell.stop)
 shell.freeze_gc_once()  # after the first page is drawn, not before: its full collection took 0.2 s

@@ -165,7 +165,10 @@ def param_is(args: dict, state: Mapping[str, object]) -> Outcome:
     name, want = args["name"], args["value"]
     have = _state(state, name)
     shown = PARAMS[name].dump(have)
-    return Outcome(have == want, _t("guides.goal.param", name=name, have=shown, want=PARAMS[name].dump(want)))
+    from .i18n import md
+
+    want_shown = md(PARAMS[name].dump(want))  # a prompt's text is the student's: shown as typed
+    return Outcome(have == want, _t("guides.goal.param", name=name, have=md(shown), want=want_shown))
 
 
 def prompt_tokens(args: dict, state: Mapping[str, object]) -> Outcome:

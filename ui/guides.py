@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from . import guide_format
+from . import guide_format, guide_steps, shell
 from .guide_format import (  # noqa: F401  re-exported: the old home of the format
     MAX_STEPS,
     NOT_PRESET,
@@ -71,6 +71,7 @@ def go_to(guide_id: str, index: int) -> None:
     # st.switch_page reruns without the browser's widget values, so widget keys set now would be lost:
     # the state is applied at the start of the page's own run (apply_pending), before any widget exists.
     ss["_apply"], ss["_goto"] = wanted, step.page
+    guide_steps.clear_widgets()
 
 
 def stop_guide() -> None:
@@ -92,16 +93,18 @@ def current_guides() -> tuple[dict[str, Guide], list[Problem]]:
     return available(frozenset(lesson.name for lesson in LESSONS))
 
 
-def bar(page: str, code: str) -> None:
-    """The active guide's step above the page: its paragraph, its question, Back / Next / End."""
+def bar(page: str, code: str) -> bool:
+    """The active guide's step above the page: its paragraph, its question, its checked parts (predict, goal,
+    hints, free: ui/guide_steps.py), Back / Next / End. False while a predict is unanswered (or not revealed):
+    app.py then does not draw the page, so the figure cannot give the answer away."""
     guide_id = st.session_state.get("guide")
     if not guide_id:
-        return
+        return True
     guides = current_guides()[0]
     if guide_id not in guides:
         st.warning(t("guides.unknown", guide=md(guide_id)))
         stop_guide()
-        return
+        return True
     guide = guides[guide_id]
     index = min(max(0, st.session_state.get("gstep") or 0), len(guide.steps) - 1)
     step, n = guide.steps[index], len(guide.steps)
@@ -109,12 +112,15 @@ def bar(page: str, code: str) -> None:
     if step.page != page:  # the class wandered off: one line to come back
         box.caption(t("guides.paused", title=localized(guide.title, code), k=index + 1, n=n))
         box.button(t("guides.resume"), on_click=go_to, args=(guide.id, index), key="guide_resume")
-        return
+        return True
     box.caption(t("guides.where", title=localized(guide.title, code), k=index + 1, n=n))
     box.markdown(f"**{localized(step.title, code)}**")
     box.markdown(localized(step.text, code))
     if step.question:
         box.info(t("guides.question", question=localized(step.question, code)), icon=":material/help:")
+    show = guide_steps.draw(box, guide, index, step, code)
+    if not show:  # the page does not run: keep the step's own parameters in a copied link
+        shell.track(*step.params)
     c1, c2, c3 = box.columns([1, 1, 1])
     c1.button(t("guides.back"), icon=":material/chevron_left:", on_click=go_to, args=(guide.id, index - 1),
               disabled=index == 0, key="guide_back", use_container_width=True)  # fmt: skip
@@ -123,3 +129,4 @@ def bar(page: str, code: str) -> None:
                   args=(guide.id, index + 1), key="guide_next", use_container_width=True)  # fmt: skip
     c3.button(t("guides.end"), icon=":material/close:", on_click=stop_guide, key="guide_end",
               use_container_width=True)  # fmt: skip
+    return show

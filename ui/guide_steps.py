@@ -1,0 +1,186 @@
+"""The checked parts of a lesson step, drawn in the step box above the page (ui/guides.bar): the predict form,
+the goal with its live check, the hints ladder and the free-text answer. Every answer goes through ui/answers.py.
+
+The widget keys are fixed (bench/load.py and the browser test drive them): gp_choice / gp_number, gp_send,
+gh_more, gf_text, gf_send. One set of keys serves every step: go_to clears them when the step changes.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import models
+
+from . import answers, goal_checks
+from .guide_format import Goal, Guide, Predict, Step, localized
+from .i18n import md, t
+
+WIDGET_KEYS = ("gp_choice", "gp_number", "gf_text")
+EDIT = "_gp_edit"  # (guide id, step) whose predict answer the student is changing
+FAILED = "_answer_failed"  # set by a callback when an answer was not stored for the class
+MAX_FREE = 500
+
+
+def clear_widgets() -> None:
+    """A new step starts with empty answer widgets (go_to calls this)."""
+    for key in (*WIDGET_KEYS, EDIT):
+        st.session_state.pop(key, None)
+
+
+def _saved(ok: bool) -> None:
+    if not ok:
+        st.session_state[FAILED] = True
+
+
+def number_text(value: float) -> str:
+    return f"{value:g}"
+
+
+def answer_text(predict: Predict, value: str, code: str) -> str:
+    """A stored value as the student sees it: the choice's text, or the number."""
+    if predict.choices:
+        try:
+            return localized(predict.choices[int(float(value))], code)
+        except (ValueError, IndexError):
+            return value
+    return value
+
+
+def _right_text(predict: Predict, code: str) -> str:
+    if predict.choices:
+        return localized(predict.choices[int(predict.answer)], code)
+    right = number_text(predict.answer)
+    if predict.tolerance:
+        return t("guides.predict.within", answer=right, tolerance=number_text(predict.tolerance))
+    return right
+
+
+# ----------------------------------------------------------------- predict
+
+
+def _send_predict(guide_id: str, index: int, predict: Predict) -> None:
+    ss = st.session_state
+    value = ss.get("gp_choice") if predict.choices else ss.get("gp_number")
+    if value is None:
+        ss["_gp_missing"] = True
+        return
+    text = str(int(value)) if predict.choices else number_text(float(value))
+    _saved(answers.record(guide_id, index, "predict", text, predict.is_right(text)))
+    ss.pop(EDIT, None)
+
+
+def _edit_predict(guide_id: str, index: int) -> None:
+    st.session_state[EDIT] = (guide_id, index)
+
+
+def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
+    """The question before the figure; True once the figure may be shown (answered, and revealed)."""
+    box.markdown(t("guides.predict.title", question=localized(predict.question, code)))
+    given = answers.mine(guide.id, index, "predict")
+    editing = st.session_state.get(EDIT) == (guide.id, index)
+    if not given or editing:
+        if predict.choices:
+            box.radio(t("guides.predict.pick"), range(len(predict.choices)), index=None, key="gp_choice",
+                      format_func=lambda i: localized(predict.choices[i], code))  # fmt: skip
+        else:
+            box.number_input(t("guides.predict.number"), value=None, step=None, format="%g", key="gp_number")
+        if st.session_state.pop("_gp_missing", False):
+            box.caption(t("guides.predict.bad_number" if not predict.choices else "guides.predict.pick"))
+        box.button(t("guides.predict.send"), key="gp_send", type="primary", icon=":material/send:",
+                   on_click=_send_predict, args=(guide.id, index, predict))  # fmt: skip
+        return bool(given) and answers.revealed(guide.id, index, predict)  # a revote keeps the figure shown
+    last = given[-1]
+    if not answers.revealed(guide.id, index, predict):
+        box.info(t("guides.predict.waiting"), icon=":material/hourglass_top:")
+    else:
+        right = _right_text(predict, code)
+        if predict.is_right(last):
+            box.success(t("guides.predict.right", answer=right), icon=":material/check_circle:")
+        else:
+            box.error(t("guides.predict.wrong", given=answer_text(predict, last, code), answer=right),
+                      icon=":material/cancel:")  # fmt: skip
+        if predict.why:
+            box.markdown(t("guides.predict.why", why=localized(predict.why, code)))
+        if predict.reveal == "teacher":
+            box.caption(t("guides.predict.solo_teacher"))
+    box.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
+    return answers.revealed(guide.id, index, predict)
+
+
+# ----------------------------------------------------------------- goal
+
+
+def evaluate(goal: Goal) -> goal_checks.Outcome:
+    """The check on the live state; a model that cannot be loaded or run is a message, never a traceback."""
+    try:
+        return goal_checks.evaluate(goal.check, goal.args, st.session_state)
+    except (models.WeightsError, ValueError, KeyError, IndexError, RuntimeError) as e:
+        return goal_checks.Outcome(False, t("guides.goal.error", error=md(str(e)[:200])))
+
+
+def goal(box, guide: Guide, index: int, goal: Goal, code: str) -> bool:
+    """The task and its live ✓/✗; the first time it is reached, recorded. True when reached now."""
+    box.markdown(t("guides.goal.task", task=localized(goal.task, code)))
+    outcome = evaluate(goal)
+    before = answers.mine(guide.id, index, "goal")
+    if outcome.reached:
+        box.success(t("guides.goal.reached", detail=outcome.detail), icon=":material/check_circle:")
+        if not before:
+            _saved(answers.record(guide.id, index, "goal", outcome.detail, True))
+    else:
+        box.caption(":material/radio_button_unchecked: " + t("guides.goal.not_yet", detail=outcome.detail))
+    if goal.done and (outcome.reached or before):
+        box.markdown(localized(goal.done, code))
+    return outcome.reached
+
+
+# ----------------------------------------------------------------- hints and free text
+
+
+def _more_hint(guide_id: str, index: int, k: int) -> None:
+    _saved(answers.record(guide_id, index, "hint", str(k), None))
+
+
+def hints(box, guide: Guide, index: int, step: Step, code: str) -> None:
+    shown = min(len(answers.mine(guide.id, index, "hint")), len(step.hints))
+    for k in range(shown):
+        box.markdown(t("guides.hint.text", k=k + 1, hint=localized(step.hints[k], code)))
+    if shown < len(step.hints):
+        box.button(t("guides.hint.more", k=shown + 1, n=len(step.hints)), key="gh_more",
+                   icon=":material/lightbulb:", on_click=_more_hint, args=(guide.id, index, shown + 1))  # fmt: skip
+
+
+def _send_free(guide_id: str, index: int) -> None:
+    text = (st.session_state.get("gf_text") or "").strip()[:MAX_FREE]
+    if not text:
+        st.session_state["_gf_empty"] = True
+        return
+    _saved(answers.record(guide_id, index, "free", text, None))
+
+
+def free(box, guide: Guide, index: int, step: Step, code: str) -> None:
+    box.markdown(t("guides.free.title", question=localized(step.free.question, code)))
+    box.text_area(t("guides.free.box"), key="gf_text", max_chars=MAX_FREE, height=80)
+    if st.session_state.pop("_gf_empty", False):
+        box.caption(t("guides.free.empty"))
+    box.button(t("guides.free.send"), key="gf_send", icon=":material/send:", on_click=_send_free,
+               args=(guide.id, index))  # fmt: skip
+    sent = answers.mine(guide.id, index, "free")
+    if sent:
+        box.caption(t("guides.free.sent", text=md(sent[-1])))
+
+
+def draw(box, guide: Guide, index: int, step: Step, code: str) -> bool:
+    """The step's checked parts in order; True when the page's figure may be drawn."""
+    show = True
+    if step.predict:
+        show = predict(box, guide, index, step.predict, code)
+    if step.goal and show:  # the goal is about the figure: once it is visible
+        goal(box, guide, index, step.goal, code)
+    if step.hints:
+        hints(box, guide, index, step, code)
+    if step.free:
+        free(box, guide, index, step, code)
+    if st.session_state.pop(FAILED, False):
+        box.warning(t("guides.saved_failed"))
+    return show
