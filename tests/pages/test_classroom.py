@@ -34,6 +34,17 @@ text = { en = "Pick layer 2.", zh = "选择第 2 层。" }
 check = "param_is"
 args = { name = "layer", value = 2 }
 task = { en = "Select layer 2.", zh = "选择第 2 层。" }
+
+[[steps]]
+page = "explorer"
+params = { model = "decoder" }
+title = { en = "Vote", zh = "投票" }
+text = { en = "Vote, discuss, vote again.", zh = "投票、讨论、再投票。" }
+[steps.predict]
+question = { en = "How many heads per layer?", zh = "每层有几个头？" }
+answer = 4
+why = { en = "The config says so.", zh = "配置里写着。" }
+reveal = "teacher"
 """
 
 
@@ -73,6 +84,15 @@ def join(code: str, name: str, **query):
     at.text_input(key="cj_name").input(name)
     at.button(key="cj_go").click().run()
     assert not at.exception, [e.value for e in at.exception]
+    return on_step_page(at)
+
+
+def on_step_page(at):
+    """AppTest does not follow the app's st.switch_page into the runs after it (a browser does): every step
+    of the test lesson is on the explorer."""
+    if "guide" in at.session_state and at.session_state["guide"]:  # noqa: RUF019 (AppTest state has no .get)
+        at.switch_page("lessons/explorer.py").run()
+        assert not at.exception, [e.value for e in at.exception]
     return at
 
 
@@ -80,6 +100,13 @@ def mine(at, guide_id: str, step: int, kind: str) -> list[str]:
     """What this session holds of its own answers (ui/answers.py's keeping)."""
     kept = at.session_state["_answers"] if "_answers" in at.session_state else {}  # noqa: SIM401 (no .get)
     return [entry["value"] for entry in kept.get((guide_id, step, kind), [])]
+
+
+def answer(at, choice: int):
+    at.radio(key="gp_choice").set_value(choice)
+    at.button(key="gp_send").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def metric(at, label: str) -> str:
@@ -98,10 +125,11 @@ def test_a_student_joins_and_the_teacher_counts_the_answers(lesson):
     assert ann.session_state["guide"] == lesson and ann.session_state["gstep"] == 0  # on the lesson's first step
     assert any("Ann" in cap.value and classroom.shown_code(code) in cap.value for cap in ann.caption)  # the class line
     bob = join(code, "Bob")
+    answer(ann, 1)  # right
+    answer(bob, 0)  # wrong
+    assert mine(ann, lesson, 0, "predict") == ["1"] and ann.success  # acknowledged once committed
     db = store.open_store()
-    db.record(store.Student(c["student_id"], c["class_id"], "Ann"), 0, "predict", "1", True)
     bob_id = bob.session_state["_class"]["student_id"]
-    db.record(store.Student(bob_id, c["class_id"], "Bob"), 0, "predict", "0", False)
     db.record(store.Student(bob_id, c["class_id"], "Bob"), 0, "free", "It looks back", None)
     teacher_at.run()
     assert not teacher_at.exception
@@ -129,17 +157,36 @@ def test_the_teacher_brings_the_class_to_a_step_and_the_student_is_offered_it(le
 
 
 def test_rejoining_with_the_same_name_finds_the_same_student_and_a_student_sees_only_their_answers(lesson):
-    import store
-
     _, code, _ = start_class(lesson)
     ann = join(code, "Ann")
     first = ann.session_state["_class"]
-    store.open_store().record(store.Student(first["student_id"], first["class_id"], "Ann"), 0, "predict", "1", True)
+    answer(ann, 1)
     bob = join(code, "Bob")
     again = join(code, "Ann")  # a refresh, or another replica: a new session
     assert again.session_state["_class"]["student_id"] == first["student_id"]
     assert mine(again, lesson, 0, "predict") == ["1"]
     assert mine(bob, lesson, 0, "predict") == []
+    assert not bob.radio(key="gp_choice").value  # Bob's own form, empty: Ann's answer is not his
+    assert any("previous one" in s.value for s in again.success)  # Ann's answer, back after the rejoin
+
+
+def test_a_teacher_reveal_step_waits_for_the_teacher(lesson):
+    teacher_at, code, _ = start_class(lesson)
+    ann = join(code, "Ann")
+    teacher_at.selectbox(key="ct_step").set_value(2).run()
+    teacher_at.button(key="ct_bring").click().run()
+    classroom._class_state.clear()
+    ann.run()
+    on_step_page(ann.button(key="cl_goto_teacher").click().run())
+    ann.number_input(key="gp_number").set_value(4).run()
+    ann.button(key="gp_send").click().run()
+    assert any("teacher" in i.value for i in ann.info) and not ann.success  # in, but not revealed yet
+    assert not any(f.proto for f in ann.get("plotly_chart"))  # nor the figure
+    teacher_at.toggle(key="ct_reveal_2").set_value(True).run()
+    assert not teacher_at.exception
+    classroom._class_state.clear()
+    ann.run()
+    assert ann.success and ann.get("plotly_chart")  # the right answer, and the figure
 
 
 def test_the_teacher_link_is_read_once_and_leaves_no_trace(lesson):

@@ -46,11 +46,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "work; your answers are kept in this browser tab only.",
         "zh": "课堂功能暂时不可用（数据库没有响应）。课程仍可正常使用；你的作答只保存在当前浏览器标签页中。",
     },
-    "classroom.not_saved": {
-        "en": "Your answer could not be sent to the class (the database does not answer). It is kept here; "
-        "send it again in a moment.",
-        "zh": "你的作答没能发送到课堂（数据库没有响应）。答案仍保留在这里，请稍后再发送一次。",
-    },
     "classroom.bad_link": {
         "en": "This teacher link is not valid: the class was closed or has expired.",
         "zh": "这个教师链接无效：课堂已关闭或已过期。",
