@@ -138,6 +138,13 @@ def join_form(available: dict, code: str) -> None:
         go.button(t("classroom.go"), key="cj_go", type="primary", on_click=_join, width="stretch")
 
 
+def app_base() -> str:
+    """The app's address as the browser sees it (behind a proxy too), without this page's path: links to
+    /guides?join=… and /guides?teach=… are built on it."""
+    url = (st.context.url or "").split("?")[0].rstrip("/")
+    return url.removesuffix("/guides")
+
+
 def go_to_class_step() -> None:
     c = current()
     if c is None:

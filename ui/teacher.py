@@ -107,7 +107,7 @@ def view(guide, lang: str) -> None:
         left, right = st.columns([1, 2])
         left.caption(t("classroom.code_big"))
         left.markdown(f"# {shown_code(c['code'])}")  # the store's alphabet: letters and digits only
-        base = (st.context.url or "").rstrip("/")
+        base = classroom.app_base()
         right.caption(t("classroom.student_link"))
         right.code(f"{base}/guides?join={c['code']}", language=None)
         if not projector:
