@@ -112,6 +112,9 @@ def view(guide, lang: str) -> None:
         right.code(f"{base}/guides?join={c['code']}", language=None)
         if not projector:
             _links_and_retention(c, base, lang)
+        if guide is not None:  # the teacher's own screen follows the lesson too (the step bar then counts)
+            st.button(t("classroom.walk"), key="ct_walk", type="primary", icon=":material/play_arrow:",
+                      on_click=classroom.go_to_class_step)  # fmt: skip
         _live(c, guide, lang, projector)
         if not projector:
             _download_and_close(c)

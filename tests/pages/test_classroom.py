@@ -269,3 +269,24 @@ def test_a_database_lost_mid_lesson_shows_a_notice_and_keeps_the_answer(lesson, 
     assert not ann.exception
     assert any("unavailable" in w.value for w in ann.warning)
     assert any(c.value.startswith("Guided lesson") for c in ann.caption)  # the step bar is still there
+
+
+def test_the_projector_view_shows_counts_and_no_names(lesson):
+    teacher_at, code, token = start_class(lesson)
+    answer(join(code, "Annabelle"), 1)
+    teacher_at.run()
+    assert "Annabelle" in all_text(teacher_at)
+    teacher_at.toggle(key="ct_projector").set_value(True).run()
+    assert metric(teacher_at, "Answered") == "1 / 1"
+    text = all_text(teacher_at)
+    assert "Annabelle" not in text and token not in text and "teach=" not in text
+
+
+def test_the_teacher_walks_the_lesson_with_a_count_and_bring_everyone_here(lesson):
+    teacher_at, code, _ = start_class(lesson)
+    answer(join(code, "Ann"), 1)
+    teacher._summary.clear()
+    on_step_page(teacher_at.button(key="ct_walk").click().run())
+    assert any("You teach class" in c.value and "1 of 1 answered" in c.value for c in teacher_at.caption)
+    teacher_at.button(key="ct_bring_bar").click().run()
+    assert not teacher_at.exception

@@ -60,6 +60,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "classroom.bring_here": {"en": "Bring everyone to this step", "zh": "让全班来到这一步"},
     "classroom.open_view": {"en": "Class view", "zh": "课堂视图"},
     # the teacher's view
+    "classroom.lessons": {"en": "All lessons (start another class)", "zh": "全部课程（开启另一个课堂）"},
+    "classroom.walk": {"en": "Walk through the lesson", "zh": "进入课程"},
     "classroom.view_title": {"en": "Your class: {title}", "zh": "你的课堂：{title}"},
     "classroom.code_big": {"en": "Join code", "zh": "课堂码"},
     "classroom.student_link": {
