@@ -8,6 +8,8 @@ Names and free answers are students' text: they reach the page only through md()
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import UTC
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
@@ -165,13 +167,24 @@ def _live(c: dict, guide, lang: str, projector: bool) -> None:
             {
                 t("classroom.col_name"): [r.name for r in students],
                 t("classroom.col_step"): [(r.step + 1) if r.step is not None else None for r in students],
-                t("classroom.col_last"): [r.last_at.strftime("%H:%M:%S") if r.last_at else "" for r in students],
+                t("classroom.col_last"): [local_time(r.last_at) for r in students],
                 t("classroom.col_stuck"): [bool(r.stuck) for r in students],
             },
             hide_index=True,
             width="stretch",
             key="ct_students",
         )
+
+
+def local_time(at) -> str:
+    """A stored (UTC) time in the teacher's browser's time zone: the clock on the classroom wall."""
+    if at is None:
+        return ""
+    try:
+        zone = ZoneInfo(st.context.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = UTC
+    return at.astimezone(zone).strftime("%H:%M:%S")
 
 
 def _step_detail(c, guide, lang, projector, summary, state, i: int, n_students: int) -> None:
