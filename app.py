@@ -16,13 +16,14 @@ if "_plotly_warm" not in st.session_state:
     dot = {"type": "heatmap", "z": [[0]], "showscale": False}  # Plotly refuses a figure without data
     early.plotly_chart({"data": [dot], "layout": blank}, config={"staticPlot": True, "displayModeBar": False})
 
-from ui import guides, nav, params, shell, url  # noqa: E402  (after the warm-up above: these import torch)
+from ui import classroom, guides, nav, params, shell, url  # noqa: E402  (after the warm-up: these import torch)
 from ui.i18n import t  # noqa: E402
 from ui.pages import LESSONS  # noqa: E402
 
 early.empty()
 
 guides.apply_pending()  # a guided lesson's step, before any widget is drawn
+classroom.read_link()  # ?teach= / ?join=: taken out of the address bar before the URL is restored
 ignored = url.restore_once(params.PARAMS, params.ALIASES)  # first: a link's model picks the run's lane
 with shell.run_slot(early):  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS, HEAVY)
     settings = shell.sidebar()  # language and model first: a class switches models on every page
@@ -41,6 +42,7 @@ with shell.run_slot(early):  # one of a few script runs at once per process (ui/
     show = True  # False while a guided step's prediction is unanswered: the figure would give it away
     if page.url_path in lessons:
         st.title(page.title)
+        classroom.step_line()  # in a class: the code, the name, "the teacher is on step k"
         show = guides.bar(page.url_path, settings.lang)
         if next(lesson for lesson in LESSONS if lesson.name == page.url_path).prompt:
             shell.prompt_box(settings)

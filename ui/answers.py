@@ -11,6 +11,8 @@ import time
 
 import streamlit as st
 
+from . import class_session as classroom
+
 KEY = "_answers"
 KINDS = ("predict", "goal", "hint", "free")
 
@@ -24,7 +26,7 @@ def record(guide_id: str, step: int, kind: str, value: str, correct: bool | None
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r} is not one of {KINDS}")
     _kept().setdefault((guide_id, step, kind), []).append({"value": str(value), "correct": correct, "at": time.time()})
-    return True
+    return classroom.commit(guide_id, step, kind, str(value), correct) is not False  # only once COMMITTED
 
 
 def mine(guide_id: str, step: int, kind: str) -> list[str]:
@@ -35,4 +37,20 @@ def mine(guide_id: str, step: int, kind: str) -> list[str]:
 def revealed(guide_id: str, step: int, predict) -> bool:
     """Whether the viewer may see a predict's answer and the figure. On one's own there is no teacher to wait
     for, so a reveal = "teacher" step is revealed as soon as it is answered too (with a note saying so)."""
-    return bool(mine(guide_id, step, "predict"))
+    answered = bool(mine(guide_id, step, "predict"))
+    if getattr(predict, "reveal", "answer") != "teacher":
+        return answered
+    by_teacher = classroom.revealed(guide_id, step)  # None on one's own
+    return answered if by_teacher is None else answered and by_teacher
+
+
+def restore(guide_id: str, events) -> None:
+    """A rejoining student's own answers from the class's database (store.Event, oldest first) in place of
+    what this session kept for that lesson: a refreshed tab, or another replica, finds them again."""
+    kept = _kept()
+    for key in [k for k in kept if k[0] == guide_id]:
+        del kept[key]
+    for e in events:
+        kept.setdefault((guide_id, e.step, e.kind), []).append(
+            {"value": e.value, "correct": e.correct, "at": e.at.timestamp()}
+        )

@@ -5,6 +5,7 @@ ui.i18n merges them into one STRINGS."""
 from . import (
     attn,
     block,
+    classroom,
     common,
     ctl,
     explorer,
@@ -40,7 +41,7 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, common, ctl, explorer, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
+    for module in (attn, block, classroom, common, ctl, explorer, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
                    masks, mlm, model, nav, objectives, part, positional, posttrain, prompt, rank, scaling,
                    scaling_moe, shell, similarity, softmax, step, tokens, translate, weights)
 }  # fmt: skip
