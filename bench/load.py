@@ -26,6 +26,8 @@ how many showed a queue notice (ui/shell.run_slot) and the highest place, timeou
 Usage: .venv/bin/python bench/load.py [--sessions 40] [--think 1.0] [--seconds 300] [--warmup 30]
        [--browser-seconds 30] [--no-browser] [--pages explorer,masks] [--torch-threads N]
        [--model FOLDER|qwen2.5-0.5b] [--model-sessions 10]
+       .venv/bin/python bench/load.py --class [--students 40] [--seconds 300] [--think 1] [--replicas 1]
+       [--teacher-students 200] [--refreshes 20]   (bench/class_load.py; ends with one JSON line)
 """
 
 from __future__ import annotations
@@ -271,7 +273,8 @@ def model_folder(arg: str) -> Path:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=40)
-    ap.add_argument("--think", type=float, default=1.0, help="seconds between a session's actions (0: none)")
+    ap.add_argument("--think", type=float, default=None, help="seconds between a session's actions (0: none; "
+                    "default 1, with --class 3)")  # fmt: skip
     ap.add_argument("--seconds", type=float, default=300, help="measured time, after the warm-up")
     ap.add_argument("--warmup", type=float, default=30)
     ap.add_argument("--browser-seconds", type=float, default=30)
@@ -280,7 +283,17 @@ def main() -> None:
     ap.add_argument("--torch-threads", type=int, help="OMP_NUM_THREADS / MKL_NUM_THREADS for the server")
     ap.add_argument("--model", type=model_folder, help="a published-model folder (or qwen2.5-0.5b, gpt2, ...)")
     ap.add_argument("--model-sessions", type=int, default=10, help="sessions on --model, besides --sessions")
+    ap.add_argument("--class", dest="klass", action="store_true", help="a class answering a lesson (class_load.py)")
+    ap.add_argument("--students", type=int, default=40, help="--class: students answering at once")
+    ap.add_argument("--replicas", type=int, default=1, help="--class: servers sharing the database")
+    ap.add_argument("--teacher-students", type=int, default=200, help="--class: answers stored for the teacher view")
+    ap.add_argument("--refreshes", type=int, default=20, help="--class: teacher-view fragment runs timed")
     args = ap.parse_args()
+    if args.klass:  # --seconds is then the time the whole lesson may take
+        from bench import class_load
+
+        return class_load.main(args)
+    args.think = 1.0 if args.think is None else args.think
     if not args.no_browser and not Path(bl.CHROMIUM).exists():
         sys.exit(f"{bl.CHROMIUM} not found: install Debian's chromium, or pass --no-browser")
     port = bl.free_port()

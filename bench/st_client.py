@@ -26,6 +26,7 @@ ACTIONS = {  # page -> (widget key, weight): what a student does there
     "masks": [("prompt", 0.5), ("prefix", 0.25), ("pad", 0.25)],
     "softmax": [("prompt", 0.4), ("dk", 0.2), ("sm_log2s", 0.2), ("live_c", 0.2)],
 }
+FINISHED_OK = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux; see Session.open
 QUEUED = re.compile(r"^Queued for .*: number (\d+)\.")  # ui/strings/shell.py "shell.queue", English
 
@@ -64,6 +65,8 @@ class Session:
         self.runs, self.typed, self.target, self.ws, self.sock = 0, [], [], None, None
         self.states: dict[str, WidgetState] = {}  # widget id -> the value this browser holds and sends
         self.place = 0  # the highest queue place the last run showed (0: it did not wait)
+        self.texts: list[str] = []  # the text of the last run's markdown, alerts and captions (a class's acks)
+        self.fragments: dict[str, float] = {}  # fragment id -> its run_every interval (s), from `auto_rerun`
 
     async def open(self) -> tuple[float, list[str]]:
         url, origin = f"ws://127.0.0.1:{self.port}/_stcore/stream", f"http://127.0.0.1:{self.port}"
@@ -74,18 +77,25 @@ class Session:
         self.sock = self.ws.transport.get_extra_info("socket")
         return await self.rerun()
 
-    async def rerun(self, changes: tuple[WidgetState, ...] = ()) -> tuple[float, list[str]]:
+    async def rerun(self, changes: tuple[WidgetState, ...] = (), fragment: str = "") -> tuple[float, list[str]]:
+        """One run (or, with `fragment`, the timer-driven run of that st.fragment alone, as the browser
+        sends it every run_every seconds); returns (ms, errors)."""
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string, cs.page_script_hash = self.query, self.page_hash
+        cs.fragment_id, cs.is_auto_rerun = fragment, bool(fragment)
         cs.page_name = "" if self.page_hash else self.page
         cs.context_info.timezone, cs.context_info.locale = "UTC", "en-US"
         cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.page}"
-        self.states |= {s.id: s for s in changes}
-        cs.widget_states.widgets.extend(self.states.values())
+        sent = self.states | {s.id: s for s in changes}
+        cs.widget_states.widgets.extend(sent.values())
+        # A click (trigger) is sent with this run only, as the browser does; a kept value is sent every run.
+        self.states = {
+            i: s for i, s in sent.items() if s.WhichOneof("value") not in ("trigger_value", "string_trigger_value")
+        }
         cs.cached_message_hashes.extend(self.cache)
         self.runs += 1
-        widgets, charts, errors, self.place = {}, {}, [], 0
+        widgets, charts, errors, self.place, texts = {}, {}, [], 0, []
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         while True:
@@ -105,6 +115,8 @@ class Session:
                 self.page_hash = fm.navigation.page_script_hash
             elif kind == "page_info_changed":
                 self.query = fm.page_info_changed.query_string
+            elif kind == "auto_rerun":
+                self.fragments[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
             elif kind == "page_not_found":
                 errors.append(f"page not found: {self.page}")
             elif kind == "session_event" and fm.session_event.HasField("script_compilation_exception"):
@@ -120,14 +132,18 @@ class Session:
                     charts[key] = el.spec
                 elif el_kind == "alert" and (queued := QUEUED.match(el.body)):
                     self.place = max(self.place, int(queued[1]))
+                elif el_kind in ("markdown", "alert", "text", "heading"):
+                    texts.append(el.body)
                 elif key:
                     widgets[key] = (el_kind, el)
             elif kind == "script_finished" and fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                if fm.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
+                if fm.script_finished not in FINISHED_OK:
                     errors.append(ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished))
                 break
         ms = (time.perf_counter() - t0) * 1000
-        self.widgets, self.charts = widgets, charts
+        if fragment:  # a fragment's run redraws only its own elements: the rest of the page stays
+            widgets, charts, texts = self.widgets | widgets, self.charts | charts, self.texts + texts
+        self.widgets, self.charts, self.texts = widgets, charts, texts
         ids = {el.id for _, el in widgets.values()}
         self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
         self.states |= {s.id: s for kind, el in widgets.values() if (s := widget_state(kind, el))}
