@@ -49,8 +49,13 @@ def _metric(page: Page, label: str):
 
 
 @pytest.fixture(scope="module")
-def class_server(chromium_path: str, tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("class")
+def class_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("class")  # the lessons, the database and the server's log
+
+
+@pytest.fixture(scope="module")
+def class_server(chromium_path: str, class_root: Path):
+    root = class_root
     (root / "lessons").mkdir()
     (root / "lessons" / "class-test.toml").write_text(LESSON, encoding="utf-8")
     env = {"ATTENTION_LAB_DB": f"sqlite:///{root / 'classes.sqlite3'}", "ATTENTION_LAB_GUIDES": str(root / "lessons")}
@@ -103,3 +108,22 @@ def test_a_teacher_and_three_students(browser, class_server: str, tmp_path: Path
         finally:
             for ctx in contexts:
                 ctx.__exit__(None, None, None)
+
+
+def test_the_teacher_link_leaves_the_address_bar_and_never_reaches_the_log(browser, class_server, class_root) -> None:
+    """The secret token travels once, in the teacher link: opened on another device it is read, removed from
+    the address bar (so a projected or shared screen does not show it) and written to no log."""
+    with new_page(browser, class_server, 1366, 768) as first:
+        first.goto("/guides")
+        _key(first, "cs_start_class-test").locator("button").click()
+        link = first.get_by_text(re.compile(r"/guides\?teach=[A-Za-z0-9_-]{40,}")).first
+        expect(link).to_be_visible(timeout=30_000)
+        teach_url = re.search(r"\S*/guides\?teach=[A-Za-z0-9_-]{40,}", link.inner_text())[0]
+    token = teach_url.split("teach=")[1]
+    with new_page(browser, class_server, 1366, 768) as second:
+        second.goto(teach_url.removeprefix(class_server))
+        expect(_key(second, "ct_close")).to_be_visible(timeout=30_000)  # the teacher's view of that class
+        second.wait_for_function("() => !location.search.includes('teach=')", timeout=15_000)
+        assert token not in second.url and token not in second.content()
+    log = (class_root / "server.log").read_text(errors="replace")
+    assert log and token not in log
