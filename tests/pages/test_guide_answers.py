@@ -421,3 +421,73 @@ def test_08_chinchilla_keeps_tokens_per_parameter():
     assert abs(cn - cd) < 1e-9 and kn > kd
     assert_choice("08", 7, choice_index("08", 7, "Chinchilla"))
     assert_why_says("08", 7, f"{kn:.1f}", f"{kd:.1f}", f"{cn:.1f}")
+
+
+# ---------------------------------------------------------------- 09 attention sinks
+
+
+def minilm_sinks():
+    from models.analysis import sink_shares
+
+    tr = L.trace("minilm", "trained", DEFAULT_PROMPT)
+    att, norms = tr.attention["encoder.self"], tr.value_norms["encoder.self"]
+    return tr, att, norms, sink_shares(att, tr.tokens)["start"], sink_shares(att, tr.tokens, value_norms=norms)["start"]
+
+
+def test_09_the_cls_sink_carries_little():
+    from models.analysis import value_weighted
+
+    tr, att, norms, weight, norm = minilm_sinks()
+    layer, head = state_of("09", 1, "layer"), state_of("09", 1, "head")
+    assert weight[layer, head] > 0.85 and norm[layer, head] < 0.3
+    assert_choice("09", 1, choice_index("09", 1, "value vector"))
+    assert_why_says("09", 1, f"{weight[layer, head]:.0%}", f"{norm[layer, head]:.0%}")
+    moved = value_weighted(att[layer, head], norms[layer, head])[1:].mean(0)  # the page's value-weighted rows
+    assert abs(moved[0] - norm[layer, head]) < 1e-3 and moved[0] < 0.3 and moved[-1] < moved[0]
+    assert_choice("09", 2, choice_index("09", 2, "Mostly the words"))
+    assert_why_says("09", 2, f"{weight[layer, head]:.0%}", f"{moved[0]:.0%}", f"{moved[tr.tokens.index('[SEP]')]:.0%}")
+
+
+def test_09_no_head_keeps_half_of_its_output_on_cls():
+    _, _, _, weight, norm = minilm_sinks()
+    assert_number("09", 3, int((norm >= 0.5).sum()))
+    top = np.unravel_index(int(norm.argmax()), norm.shape)
+    assert_why_says("09", 3, str(int((weight >= 0.5).sum())), f"{norm.max():.0%}")
+    assert f"layer {top[0] + 1}, head {top[1] + 1}" in predict("09", 3).why["en"]
+    per_layer = ((weight >= 0.5) & (norm < 0.1)).sum(1)
+    assert (per_layer == per_layer.max()).sum() == 1
+    assert_choice("09", 4, int(per_layer.argmax()))
+    why = predict("09", 4).why
+    assert ", ".join(map(str, per_layer)) in why["en"] and "、".join(map(str, per_layer)) in why["zh"]
+    assert per_layer[0] == 0  # "layer 1 has none"
+
+
+# ---------------------------------------------------------------- 10 head roles
+
+
+def test_10_the_unnamed_head_is_closest_to_previous_token():
+    from models.heads import ROLE_THRESHOLDS, ROLES
+    from ui.head_loaders import head_roles
+
+    scores = head_roles("decoder", "trained")
+    gaps = {role: ROLE_THRESHOLDS[role] - float(scores[role][0, 3]) for role in ROLES}
+    assert all(gap > 0 for gap in gaps.values())  # no role: every score below its bar
+    closest = min(gaps, key=gaps.get)
+    assert_choice("10", 1, choice_index("10", 1, closest.replace("_", " ").capitalize()))
+    assert_why_says("10", 1, *(f"{float(scores[role][0, 3]):.2f}" for role in ROLES), f"{gaps[closest]:.2f}")
+
+
+def test_10_the_colour_goal_and_every_second_sentence_row_is_induction():
+    assert not goal("10", 3).reached and goal("10", 3, qk_color="kind").reached
+    text = state_of("10", 5, "prompt")
+    tokens, att = attention("decoder", "trained", text)
+    head = att[state_of("10", 5, "layer"), state_of("10", 5, "head")]
+    start = tokens.index("␣.") + 1
+    tops = {}
+    for i in range(start, len(tokens)):
+        after = [j + 1 for j in range(i) if tokens[j] == tokens[i] and j + 1 < i]
+        assert after and int(head[i].argmax()) in after, (i, tokens[i])
+        tops[i] = float(head[i].max())
+    assert_choice("10", 5, choice_index("10", 5, "None"))
+    assert_why_says("10", 5, f"{max(tops.values()):.2f}", f"{min(tops.values()):.2f}")
+    assert max(tops, key=tops.get) == 9 and min(tops, key=tops.get) == 14
