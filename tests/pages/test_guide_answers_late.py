@@ -1,5 +1,6 @@
-"""The shipped lessons 09-14: their predict answers recomputed on the live models (MiniLM, the toy models) and
-pages' own code, and their goals reached only in the asked state (helpers: test_guide_answers.py)."""
+"""The shipped lessons 09-14 (and 03's lab goal, which trains): their predict answers recomputed on the live
+models (MiniLM, the toy models) and the pages' own code, and their goals reached only in the asked state
+(helpers: test_guide_answers.py)."""
 
 from __future__ import annotations
 
@@ -176,3 +177,25 @@ def test_14_the_pretrained_decoder_does_not_answer():
     assert top == "the" and rank > 100
     assert_choice("14", 1, choice_index("14", 1, "␣bob"))
     assert_why_says("14", 1, f"{probs.max():.2f}", str(rank))
+
+
+# ---------------------------------------------------------------- 03 the lab step
+
+
+def test_03_the_lab_goal_is_the_induction_preset_trained_and_shown():
+    from models import variants
+    from ui.lab_configs import lab_config, side_values
+
+    s = step("03", 6)
+    cfg = lab_config(side_values("a", s.params), L.shipped_tokenizer().vocab_size)
+    key = variants.variant_key(cfg, cfg.seed, recipe=s.params["lab_recipe"])
+    jobs = L.training_jobs()
+    had = key in jobs.trained
+    jobs.trained.add(key)  # as the registry has it once the Train button's run saved the variant
+    try:
+        assert goal("03", 6).reached and not goal("03", 6, weights="random").reached
+        assert not goal("03", 6, a_tie_embeddings=False).reached  # another variant, not trained
+    finally:
+        if not had:
+            jobs.trained.discard(key)
+    assert goal("03", 6).reached == had
