@@ -7,6 +7,7 @@ import models
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
 from ui import params, shell, state
 from ui.i18n import names, t
+from ui.lab_configs import lab_config
 from ui.params import (
     LAB_D_FF,
     LAB_D_MODEL,
@@ -19,7 +20,6 @@ from ui.params import (
     LAB_TOP_K,
 )
 
-LAB_MAX_LEN = 128  # the lab's models read at most this many tokens
 # Static CSS (never user text): the preset pills wrap onto a second row instead of scrolling sideways, where
 # the last one ("Induction head forms") was cut off in a half-width column.
 PILLS_CSS = """<style>
@@ -54,21 +54,6 @@ def _copy(src: str, dst: str) -> None:
 def kv_label(heads: int):
     kinds = {1: "mqa", heads: "mha"}  # one query head: MHA (and MQA) with one K/V head
     return lambda k: t(f"lab.kv.{kinds.get(k, 'gqa')}", k=k, group=heads // k)
-
-
-def lab_config(values: dict, vocab_size: int) -> models.ModelConfig:
-    """The ModelConfig of one side's field values (LAB_FIELDS): the lab keeps n_kv_heads as a number
-    (n_heads for MHA) and attn_scale as a code (sqrt, one, inv); ValueError if impossible."""
-    heads, d_head = values["n_heads"], values["d_model"] // values["n_heads"]
-    attn_scale = {"sqrt": None, "one": 1.0, "inv": 1.0 / d_head}[values["attn_scale"]]
-    return models.ModelConfig(
-        arch=values["arch"], vocab_size=vocab_size, n_layers=values["n_layers"], d_model=values["d_model"],
-        n_heads=heads, n_kv_heads=None if values["n_kv_heads"] == heads else values["n_kv_heads"],
-        d_ff=values["d_ff"], norm_position=values["norm_position"], norm=values["norm"],
-        activation=values["activation"], positional=values["positional"], attn_scale=attn_scale, max_len=LAB_MAX_LEN,
-        tie_embeddings=bool(values["tie_embeddings"]), bias=bool(values["bias"]), seed=int(values["seed"]),
-        n_experts=int(values["n_experts"]), experts_top_k=int(values["experts_top_k"]),
-    )  # fmt: skip
 
 
 def config_controls(side: str, vocab_size: int, per_row: int) -> models.ModelConfig:

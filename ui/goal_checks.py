@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from models.heads import ROLE_THRESHOLDS, ROLES
 
-from .params import DTYPES, PARAMS, canonical
+from .params import ATTENTION_KINDS, DTYPES, PARAMS, SIDES, canonical
 
 CHANGE_MASKS = ("causal", "bidirectional")  # the Masks page's change-one-word demo draws these two
 RANK_MASKS = ("causal", "bidirectional")  # the Rank page's two spectra
@@ -70,6 +70,12 @@ def _param_name(value: object) -> str:
     if name not in PARAMS or name in ("lang", "present", "tables", "guide", "gstep"):
         raise ValueError(f"{value!r} is not a parameter of the app")
     return name
+
+
+def _token(value: object) -> str:
+    if not isinstance(value, str) or not _word(value) or len(value) > 64:
+        raise ValueError(f'{value!r} is not a token\'s text (a word as typed, e.g. "cats")')
+    return value
 
 
 def _any(value: object) -> object:
@@ -181,6 +187,78 @@ def prompt_tokens(args: dict, state: Mapping[str, object]) -> Outcome:
     return Outcome(reached, _t("guides.goal.tokens", n=n, want=_range(args["min"], args["max"])))
 
 
+def _word(text: str) -> str:
+    """A token as a teacher types it: without the space marker ␣ or WordPiece's ##, in lower case."""
+    return text.strip().removeprefix("␣").removeprefix("##").strip().lower()
+
+
+def attention_at(args: dict, state: Mapping[str, object]) -> Outcome:
+    """The Explorer: the attention weight (the raw softmax weight, not the value-weighted view) from a query
+    token to a key token of the current prompt, on the selected model, weights, layer, head and attention kind
+    (self or cross, encoder-decoder only), is ≥ min. Tokens are named as typed, e.g. query = "cats": the
+    argument and each token are compared without the space marker ␣ (or WordPiece's ##) and case, so "cats"
+    and "␣cats" both name the token the heatmap labels ␣cats. A word that is several tokens names none; when
+    the word appears more than once, the largest weight among its (query, key) pairs counts."""
+    from .controls import axis_tokens
+    from .loaders import get_model, greedy_target, trace
+
+    name, weights, text = _state(state, "model"), _state(state, "weights"), str(_state(state, "prompt"))
+    model = get_model(name, weights)
+    if not text.strip() or not model.tokenizer.encode(text):
+        return Outcome(False, _t("guides.goal.no_prompt"))
+    target = None
+    if model.config.arch == "encoder-decoder":
+        target = state.get("target") or greedy_target(name, weights, text)
+    tr = trace(name, weights, text, target)
+    kind = state.get("attn")
+    if kind not in tr.attention:
+        kind = next(iter(k for k in ATTENTION_KINDS if k in tr.attention))
+    q_tokens, k_tokens = axis_tokens(tr, kind)
+    att = tr.attention[kind]  # [L, H, Tq, Tk]
+    layer = min(max(int(_state(state, "layer")), 0), att.shape[0] - 1)
+    head = min(max(int(_state(state, "head")), 0), att.shape[1] - 1)
+    rows = [i for i, tok in enumerate(q_tokens) if _word(tok) == _word(args["query"])]
+    cols = [j for j, tok in enumerate(k_tokens) if _word(tok) == _word(args["key"])]
+    if not rows or not cols:
+        missing = args["query"] if not rows else args["key"]
+        return Outcome(False, _t("guides.goal.no_token", token=_md(missing)))
+    weight, i, j = max((float(att[layer, head, i, j]), i, j) for i in rows for j in cols)
+    detail = _t("guides.goal.attention", layer=layer + 1, head=head + 1, query=_md(q_tokens[i]),
+                to=_md(k_tokens[j]), weight=f"{weight:.2f}", min=f"{args['min']:.2f}")  # fmt: skip
+    return Outcome(weight >= args["min"], detail)
+
+
+def lab_trained(args: dict, state: Mapping[str, object]) -> Outcome:
+    """The Architecture lab: side A or B, as its controls and the training recipe stand now, has weights
+    trained here (in the server's registry of trained variants, loaders.training_jobs) and the app shows
+    trained weights (the sidebar's weights switch), so the side's figures are the trained model's."""
+    from models import variants
+
+    from .lab_configs import lab_config, side_values
+    from .loaders import shipped_tokenizer, training_jobs
+
+    side = args["side"]
+    cfg = lab_config(side_values(side, state), shipped_tokenizer().vocab_size)
+    key = variants.variant_key(cfg, cfg.seed, recipe=str(_state(state, "lab_recipe")))
+    jobs = training_jobs()
+    job = jobs.jobs.get(key)
+    side_name = _t(f"lab.side.{side}")
+    if key in jobs.trained:
+        shown = _state(state, "weights") == "trained"
+        return Outcome(
+            shown, _t("guides.goal.lab_trained" if shown else "guides.goal.lab_random_shown", side=side_name)
+        )
+    if job is not None and job.state == "running":
+        return Outcome(False, _t("guides.goal.lab_training", side=side_name, percent=f"{job.progress:.0%}"))
+    return Outcome(False, _t("guides.goal.lab_untrained", side=side_name))
+
+
+def _md(text: object) -> str:
+    from .i18n import md
+
+    return md(text)
+
+
 def _range(lo: int, hi: int | None) -> str:
     if hi is None:
         return f"≥ {lo}"
@@ -238,6 +316,10 @@ CHECKS: dict[str, Check] = {
     ),
     "param_is": Check({"name": (_param_name, REQUIRED), "value": (_any, REQUIRED)}, param_is),
     "prompt_tokens": Check({"min": (_count(1, 4096), 1), "max": (_optional(_count(1, 4096)), None)}, prompt_tokens),
+    "attention_at": Check(
+        {"query": (_token, REQUIRED), "key": (_token, REQUIRED), "min": (_number(0, 1), REQUIRED)}, attention_at
+    ),
+    "lab_trained": Check({"side": (_one_of(*SIDES), REQUIRED)}, lab_trained),
 }
 _AFTER = {
     "head_role": _role_min,

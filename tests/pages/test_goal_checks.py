@@ -95,3 +95,72 @@ def test_prompt_tokens_counts_with_the_models_tokenizer(decoder):
     assert check("prompt_tokens", {"min": n, "max": n}, state()).reached
     out = check("prompt_tokens", {"min": n + 1}, state())
     assert not out.reached and out.detail.startswith(f"The prompt has {n} tokens (≥ {n + 1} needed)")
+
+
+def test_attention_at_reads_the_weight_between_two_typed_words():
+    enc = models.load("encoder")
+    tr = enc.run(DEFAULT_PROMPT)
+    att = tr.attention["encoder.self"]
+    i, j = tr.tokens.index("␣cats"), tr.tokens.index("␣are")
+    share = att[:, :, i, j]
+    best = np.unravel_index(int(share.argmax()), share.shape)
+    here = state(model="encoder", layer=int(best[0]), head=int(best[1]))
+    top = check("attention_at", {"query": "cats", "key": "are", "min": float(share.max()) - 0.01}, here)
+    assert top.reached and f"{share.max():.2f}" in top.detail and "␣cats → ␣are" in top.detail
+    assert check("attention_at", {"query": "␣CATS", "key": "␣are", "min": float(share.max()) - 0.01}, here).reached
+    for layer, head in np.ndindex(share.shape):  # only the best head reaches its own weight
+        out = check("attention_at", {"query": "cats", "key": "are", "min": float(share.max())},
+                    state(model="encoder", layer=layer, head=head))  # fmt: skip
+        assert out.reached == ((layer, head) == best) and f"{share[layer, head]:.2f}" in out.detail
+    # "the" appears twice: the larger of its pairs counts
+    the = [k for k, tok in enumerate(tr.tokens) if tok.lstrip("␣") == "the"]
+    most = max(float(att[0, 0, a, b]) for a in the for b in the)
+    assert (
+        f"{most:.2f}"
+        in check("attention_at", {"query": "the", "key": "the", "min": 0.0}, state(model="encoder")).detail
+    )
+    missing = check("attention_at", {"query": "cats", "key": "zebra", "min": 0.0}, state(model="encoder"))
+    assert not missing.reached and "zebra" in missing.detail
+
+
+def test_attention_at_follows_the_decoders_mask(decoder):
+    tr = decoder.run(DEFAULT_PROMPT)
+    later = check("attention_at", {"query": "cats", "key": "are", "min": 0.0001}, state())
+    assert not later.reached and "0.00" in later.detail  # a causal head never reads a later token
+    i, j = tr.tokens.index("␣are"), tr.tokens.index("␣cats")
+    weight = float(tr.attention["decoder.self"][1, 2, i, j])
+    out = check("attention_at", {"query": "are", "key": "cats", "min": weight}, state(layer=1, head=2))
+    assert out.reached and f"L2H3: ␣are → ␣cats weight {weight:.2f}" in out.detail
+
+
+def test_attention_at_refuses_bad_arguments():
+    for args in ({"query": "", "key": "are", "min": 0.5}, {"query": "cats", "key": "are"},
+                 {"query": "cats", "key": 3, "min": 0.5}, {"query": "cats", "key": "are", "min": 2}):  # fmt: skip
+        with pytest.raises(ValueError):
+            goal_checks.validate("attention_at", args)
+
+
+def test_lab_trained_needs_the_sides_variant_trained_and_shown():
+    from models import variants
+    from ui import loaders
+    from ui.lab_configs import lab_config, side_values
+
+    cfg = lab_config(side_values("b", {}), loaders.shipped_tokenizer().vocab_size)
+    key = variants.variant_key(cfg, cfg.seed, recipe="default")
+    jobs = loaders.training_jobs()
+    had = key in jobs.trained
+    jobs.trained.discard(key)
+    try:
+        out = check("lab_trained", {"side": "b"}, state())
+        assert not out.reached and "no trained weights" in out.detail
+        jobs.trained.add(key)  # as the registry has it once a training run saved the variant
+        assert check("lab_trained", {"side": "b"}, state()).reached
+        shown_random = check("lab_trained", {"side": "b"}, state(weights="random"))
+        assert not shown_random.reached and "random weights" in shown_random.detail
+        assert not check("lab_trained", {"side": "b"}, state(b_n_layers=cfg.n_layers + 1)).reached  # another variant
+        assert not check("lab_trained", {"side": "a"}, state()).reached or side_values("a", {}) == side_values("b", {})
+    finally:
+        if not had:
+            jobs.trained.discard(key)
+    with pytest.raises(ValueError):
+        goal_checks.validate("lab_trained", {"side": "c"})

@@ -83,6 +83,20 @@ def head_name(layer: int, head: int) -> str:
     return f"Layer {layer + 1}, head {head + 1}"
 
 
+def assert_goal_only_at(guide: str, n: int, name: str, weights: str, text: str, query: str, key: str) -> None:
+    """An attention_at goal: reached exactly on the heads where query → key is ≥ its min (computed here), there
+    is exactly one such head, and the step's preset head is not it."""
+    tokens, att = attention(name, weights, text)
+    rows = [i for i, tok in enumerate(tokens) if tok.lstrip("␣") == query]
+    cols = [j for j, tok in enumerate(tokens) if tok.lstrip("␣") == key]
+    share = att[:, :, rows][:, :, :, cols].max(axis=(2, 3))  # [L, H]
+    wanted = step(guide, n).goal.args["min"]
+    assert (share >= wanted).sum() == 1, (guide, n, share.round(3))
+    for layer, head in np.ndindex(share.shape):
+        assert goal(guide, n, layer=layer, head=head).reached == (share[layer, head] >= wanted)
+    assert not goal(guide, n).reached
+
+
 # ---------------------------------------------------------------- 01 the three architectures
 
 
@@ -99,6 +113,7 @@ def test_01_the_head_where_cats_reads_are():
     layer, head = np.unravel_index(int(share.argmax()), share.shape)
     assert_choice("01", 2, choice_index("01", 2, head_name(layer, head)))
     assert_why_says("01", 2, f"{share.max():.2f}", f"{share[0, 0]:.2f}", f"{share[0, 2]:.2f}")
+    assert_goal_only_at("01", 2, "encoder", "trained", DEFAULT_PROMPT, "cats", "are")
 
 
 def test_01_the_best_aligning_head_writing_thousand():
@@ -135,6 +150,7 @@ def test_02_the_strongest_lines_of_are_in_layer_2():
     tops = [tokens[int(att[1, h, tokens.index("␣are")].argmax())] for h in range(att.shape[1])]
     assert tops.count("␣cats") == 3 and "␣sees" in tops
     assert_choice("02", 4, choice_index("02", 4, "Three to ␣cats"))
+    assert_goal_only_at("02", 4, "encoder", "trained", DEFAULT_PROMPT, "are", "cats")
 
 
 def test_02_and_04_the_one_row_demo_on_the_page():
@@ -218,6 +234,8 @@ def test_03_the_heads_disagree_on_gave():
     assert len(set(tops)) == 4
     assert_choice("03", 5, choice_index("03", 5, "None"))
     assert_why_says("03", 5, *tops, *(f"{r.max():.2f}" for r in rows))
+    assert "␣bob" not in tops  # no layer-1 head looks at the name to come (the goal's second hint)
+    assert_goal_only_at("03", 5, "decoder", "trained", AB, "gave", "bob")
 
 
 # ---------------------------------------------------------------- 04 sqrt d_k

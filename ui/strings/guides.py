@@ -80,6 +80,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The prompt has {n} tokens ({want} needed)",
         "zh": "输入有 {n} 个词元（需要 {want} 个）",
     },
+    "guides.goal.attention": {
+        "en": "L{layer}H{head}: {query} → {to} weight {weight} (≥ {min} needed)",
+        "zh": "L{layer}H{head}：{query} → {to} 的权重 {weight}（需要 ≥ {min}）",
+    },
+    "guides.goal.no_token": {
+        "en": "The prompt has no token “{token}” (a word the tokenizer cuts in pieces names none).",
+        "zh": "输入中没有词元“{token}”（被分词器切成几段的词不算）。",
+    },
+    "guides.goal.lab_trained": {"en": "Side {side} is trained and shown.", "zh": "{side} 侧已训练并显示。"},
+    "guides.goal.lab_random_shown": {
+        "en": "Side {side} is trained, but the sidebar shows random weights: switch it to trained.",
+        "zh": "{side} 侧已训练，但侧边栏显示的是随机权重：请切换到训练后的权重。",
+    },
+    "guides.goal.lab_training": {
+        "en": "Side {side} is training ({percent} done).",
+        "zh": "{side} 侧正在训练（已完成 {percent}）。",
+    },
+    "guides.goal.lab_untrained": {
+        "en": "Side {side}, as it is set now, has no trained weights: press its Train button.",
+        "zh": "{side} 侧按当前设置还没有训练好的权重：请点击它的“训练”按钮。",
+    },
     "guides.goal.error": {
         "en": "This goal cannot be checked on the current model: {error}",
         "zh": "无法在当前模型上检查这个目标：{error}",
