@@ -50,6 +50,8 @@ def training_panel(
         def live() -> None:
             if job.state != "running":  # finished, failed or stopped: redraw the whole page once
                 st.rerun(scope="app")
+            if job.elsewhere:  # a shared cache: the variant is trained once, by whichever replica began first
+                st.caption(t("lab.elsewhere"))
             st.progress(job.progress, text=progress_text(job.history, job.steps))
             charts.plot(st, curve(job.history, job.steps, "", cfg.vocab_size, fig_scale), key=f"{side}_live")
             st.button(t("lab.stop"), key=f"{side}_stop", icon=":material/stop_circle:", on_click=jobs.cancel,

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
+import fcntl
 import functools
 import hashlib
 import io
@@ -22,6 +24,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +39,7 @@ from .probes import HELD_OUT_SEED
 from .tokenizer import BPETokenizer
 from .training import Sentences, batch_loss, fit
 from .transformer import Transformer
-from .variant_files import CorruptEntry, checkpoint, load, save, unwritable  # noqa: F401  (the public names)
+from .variant_files import CorruptEntry, checkpoint, load, save, unwritable
 
 # The same short recipe for every variant, so two variants' loss curves compare like with like:
 # same batches (from the seed), same steps, same schedule. About 30 s for the default 2-layer,
@@ -60,6 +63,7 @@ EVAL_EVERY = 50  # steps between held-out loss measurements
 EVAL_BATCHES = 4  # the same held-out batches at every measurement
 REPORT_EVERY = 5  # steps between progress lines
 POOL_SENTENCES = 4000
+WATCH_S = 3.0  # how often a server looks for variants that other replicas saved in a shared cache folder
 CACHE_ENV = "ATTENTION_LAB_CACHE"  # overrides the cache directory (tests use a temporary one)
 SUFFIX = ".pt"
 
@@ -208,6 +212,7 @@ class Job:
     error: str = ""
     started: float = field(default_factory=time.time)
     unsaved: str = ""  # why the trained weights could not be saved in the cache (then Jobs.kept holds them)
+    elsewhere: bool = False  # another process (another replica on a shared cache) trains it: this one waits
 
     @property
     def progress(self) -> float:
@@ -226,13 +231,31 @@ class Jobs(ChildJobs[Job]):
         self.trained: set[str] = set()
         self.kept: dict[str, bytes] = {}  # key -> checkpoint bytes of variants that could not be saved
         self.unwritable = unwritable(self.root)  # why the cache cannot be written (None: it can); see start
-        if self.root.is_dir():  # one scan at start-up; afterwards the set is kept up to date
+        if self.root.is_dir():  # one scan at start-up; then the watcher keeps the set up to date
             for p in self.root.glob("*.tmp*"):
-                p.unlink(missing_ok=True)  # left by a process killed while saving
+                if not held(lock_path(p.name.split(".", 1)[0], self.root)):  # not another replica's, mid-write
+                    p.unlink(missing_ok=True)  # left by a process killed while saving
             for p in self.root.glob(f"*{snapshots.SUFFIX}"):
-                if not p.with_suffix(SUFFIX).exists():  # killed between the snapshots and the entry
-                    p.unlink(missing_ok=True)
-            self.trained = {p.name[: -len(SUFFIX)] for p in self.root.glob(f"*{SUFFIX}")}
+                if not p.with_suffix(SUFFIX).exists() and not held(lock_path(p.stem, self.root)):
+                    p.unlink(missing_ok=True)  # killed between the snapshots and the entry
+            self.trained = self._scan()
+        threading.Thread(target=self._watch, daemon=True, name="variant-cache-watcher").start()
+
+    def _scan(self) -> set[str]:
+        try:
+            return {p.name[: -len(SUFFIX)] for p in self.root.glob(f"*{SUFFIX}")}
+        except OSError:
+            return set()
+
+    def _watch(self) -> None:
+        """Variants another replica trains into a shared cache folder are used here too, within WATCH_S
+        (a directory listing off the rerun path: a page only reads the set)."""
+        while True:
+            time.sleep(WATCH_S)
+            found = self._scan()
+            if found - self.trained:
+                with self.lock:
+                    self.trained |= found
 
     def running(self) -> Job | None:
         return next((j for j in self.jobs.values() if j.state == "running"), None)
@@ -260,6 +283,8 @@ class Jobs(ChildJobs[Job]):
                 h.val_step.append(msg["val_step"])
                 h.val.append(msg["val"])
             h.seconds = msg["seconds"]
+        elif "elsewhere" in msg:  # another replica holds the variant's lock: this child waits for its entry
+            job.elsewhere = True
         elif "kept" in msg:  # the cache could not take it: the weights, base64, on one line
             with self.lock:
                 self.kept[job.key] = base64.b64decode(msg["kept"])
@@ -288,6 +313,38 @@ class Jobs(ChildJobs[Job]):
             self.jobs.pop(key, None)
 
 
+def lock_path(key: str, root: Path | None = None) -> Path:
+    return (root or cache_root()) / f"{key}.lock"
+
+
+def held(path: Path) -> bool:
+    """Whether a training child (of any process sharing the folder) holds this variant's lock now."""
+    try:
+        with open(path, "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # no such folder, read-only: nobody can be writing there
+        return False
+    return False
+
+
+def claim(path: Path):
+    """The variant's lock for this training child, an open file (flock: released by the kernel when the
+    child exits, even killed with SIGKILL, so no stale lock ever blocks a run). When another process holds
+    it, report "elsewhere" and wait for it. None when the folder cannot hold a lock (unwritable cache)."""
+    try:
+        f = open(path, "a")  # noqa: SIM115  (kept open: the lock lives as long as the file)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        report({"elsewhere": True})
+        fcntl.flock(f, fcntl.LOCK_EX)
+    return f
+
+
 # ----------------------------------------------------------------- the child process
 
 
@@ -304,8 +361,14 @@ def main(argv: list[str] | None = None) -> None:
     tok = shipped_tokenizer()
     cfg = ModelConfig.from_dict({**json.loads(args.config), "vocab_size": tok.vocab_size})
 
+    key = variant_key(cfg, args.seed, args.steps, args.recipe)
+    path, why = entry_path(key, args.root), ""
+    lock = None if args.keep_in_memory else claim(lock_path(key, args.root))
+    if lock is not None and path.exists():  # another replica trained it while this one waited: train it once
+        with contextlib.suppress(CorruptEntry):
+            report({"done": str(path), "history": load(path, cfg, tok).meta["history"], "reused": True})
+            return
     net, hist = train(cfg, tok, args.seed, args.steps, report, recipe=args.recipe)
-    path, why = entry_path(variant_key(cfg, args.seed, args.steps, args.recipe), args.root), ""
     if not args.keep_in_memory:  # else the server found the folder unwritable before training (Jobs.start)
         try:
             save(net, hist, args.seed, path)

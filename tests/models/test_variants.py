@@ -93,10 +93,11 @@ def test_cancel_leaves_no_entry(tok, tmp_path):
         time.sleep(0.1)
     jobs.cancel(job.key)
     assert job.state == "cancelled"
-    assert list(tmp_path.iterdir()) == []
+    left = lambda: sorted(p.name for p in tmp_path.iterdir())  # noqa: E731
+    assert left() == [f"{job.key}.lock"]  # only the (released) lock: an empty file, reused by the next run
     assert job.key not in jobs.trained
     (tmp_path / f"{job.key}.pt.tmp123").write_bytes(b"half")  # a process killed while saving
-    assert variants.Jobs(tmp_path).trained == set() and list(tmp_path.iterdir()) == []
+    assert variants.Jobs(tmp_path).trained == set() and left() == [f"{job.key}.lock"]
 
 
 @pytest.fixture
@@ -146,3 +147,39 @@ def test_save_leaves_no_temporary_file_when_the_write_fails(tok, tmp_path):
     with pytest.raises(OSError):
         variants.save(net, hist, 0, path)
     assert [p.name for p in tmp_path.iterdir()] == ["k.pt"]
+
+
+def test_two_servers_sharing_a_cache_train_a_variant_once_and_a_third_sees_it(tok, tmp_path):
+    """Issue 21: replicas share the variant cache (a volume). Asked at once, one trains and the other waits on
+    the variant's lock, then reuses the entry; a server that is only running finds it within WATCH_S."""
+    cfg = small(tok)
+    one, two, three = variants.Jobs(tmp_path), variants.Jobs(tmp_path), variants.Jobs(tmp_path)
+    a = one.start(cfg, seed=0, steps=60)
+    end = time.time() + 60
+    while not a.history.step and time.time() < end:  # the first has the lock and is training
+        time.sleep(0.05)
+    b = two.start(cfg, seed=0, steps=60)
+    assert wait(a) == "done" and wait(b) == "done", (a.error, b.error)
+    assert b.elsewhere and not a.elsewhere
+    assert len(b.history.step) == len(a.history.step) and b.history.val == a.history.val  # the same run, reused
+    assert sorted(p.name for p in tmp_path.glob("*.pt")) == [f"{a.key}.pt"]
+    end = time.time() + 3 * variants.WATCH_S
+    while a.key not in three.trained and time.time() < end:
+        time.sleep(0.1)
+    assert a.key in three.trained
+
+
+def test_a_killed_child_leaves_no_lock_behind(tok, tmp_path):
+    """The lock is the kernel's (flock): a SIGKILLed training child releases it, the next run starts at once."""
+    cfg = small(tok)
+    jobs = variants.Jobs(tmp_path)
+    job = jobs.start(cfg, seed=0, steps=100_000)
+    end = time.time() + 60
+    while not job.history.step and time.time() < end:
+        time.sleep(0.05)
+    assert variants.held(variants.lock_path(job.key, tmp_path))
+    job.proc.kill()
+    assert wait(job) == "failed"
+    assert not variants.held(variants.lock_path(job.key, tmp_path))
+    again = jobs.start(cfg, seed=0, steps=10)
+    assert wait(again) == "done" and not again.elsewhere

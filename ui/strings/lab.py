@@ -184,6 +184,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "memory and are lost when it restarts. Set `{env}` to a writable folder to keep them.",
         "zh": "这些训练好的权重无法保存到 {folder}（{reason}）；它们从本服务器的内存中使用，服务器重启后即丢失。把 `{env}` 设为可写的文件夹即可保留。",
     },
+    "lab.elsewhere": {
+        "en": "Another server sharing this cache folder is training this variant right now: it is trained once, "
+        "and appears here as soon as it is saved.",
+        "zh": "共享此缓存文件夹的另一台服务器正在训练这个变体：它只会被训练一次，保存后会立即出现在这里。",
+    },
     "lab.mismatch": {
         "en": "The saved weights of this variant, {file}, belong to another configuration or another version of the "
         "app and have been removed: train it again to rebuild them.",
