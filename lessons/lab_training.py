@@ -63,6 +63,8 @@ def training_panel(
         st.error(t("lab.failed", error=md(job.error)))
     if job is not None and job.state == "cancelled":
         st.caption(t("lab.cancelled"))
+    elif job is None and key in jobs.unfinished:  # e.g. the server restarted during the run
+        st.caption(t("lab.unfinished"))
     if jobs.unwritable:  # said before training, not after a wasted minute
         st.warning(t("lab.cache_unwritable", folder=shell.code_span(str(jobs.root)), reason=md(jobs.unwritable),
                      env=variants.CACHE_ENV))  # fmt: skip

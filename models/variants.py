@@ -230,6 +230,7 @@ class Jobs(ChildJobs[Job]):
         self.jobs: dict[str, Job] = {}
         self.trained: set[str] = set()
         self.kept: dict[str, bytes] = {}  # key -> checkpoint bytes of variants that could not be saved
+        self.unfinished: set[str] = set()  # variants whose last run, before this server started, did not finish
         self.unwritable = unwritable(self.root)  # why the cache cannot be written (None: it can); see start
         if self.root.is_dir():  # one scan at start-up; then the watcher keeps the set up to date
             for p in self.root.glob("*.tmp*"):
@@ -239,6 +240,8 @@ class Jobs(ChildJobs[Job]):
                 if not p.with_suffix(SUFFIX).exists() and not held(lock_path(p.stem, self.root)):
                     p.unlink(missing_ok=True)  # killed between the snapshots and the entry
             self.trained = self._scan()
+            # a lock without its entry: a run began and never finished (stopped, killed, or the server restarted)
+            self.unfinished = {p.stem for p in self.root.glob("*.lock") if p.stem not in self.trained}
         threading.Thread(target=self._watch, daemon=True, name="variant-cache-watcher").start()
 
     def _scan(self) -> set[str]:
@@ -273,6 +276,7 @@ class Jobs(ChildJobs[Job]):
 
     def _add(self, job: Job) -> None:
         self.jobs[job.key] = job
+        self.unfinished.discard(job.key)
 
     def _message(self, job: Job, msg: dict) -> None:
         h = job.history

@@ -183,3 +183,16 @@ def test_a_killed_child_leaves_no_lock_behind(tok, tmp_path):
     assert not variants.held(variants.lock_path(job.key, tmp_path))
     again = jobs.start(cfg, seed=0, steps=10)
     assert wait(again) == "done" and not again.elsewhere
+
+
+def test_a_run_that_never_finished_is_known_after_a_restart(tok, tmp_path):
+    cfg = small(tok)
+    jobs = variants.Jobs(tmp_path)
+    job = jobs.start(cfg, seed=0, steps=100_000)
+    end = time.time() + 60
+    while not job.history.step and time.time() < end:
+        time.sleep(0.05)
+    job.proc.kill()  # as when the server and its child die together
+    wait(job)
+    restarted = variants.Jobs(tmp_path)
+    assert restarted.unfinished == {job.key} and job.key not in restarted.trained

@@ -184,6 +184,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "memory and are lost when it restarts. Set `{env}` to a writable folder to keep them.",
         "zh": "这些训练好的权重无法保存到 {folder}（{reason}）；它们从本服务器的内存中使用，服务器重启后即丢失。把 `{env}` 设为可写的文件夹即可保留。",
     },
+    "lab.unfinished": {
+        "en": "A training run of this variant began but did not finish (it was stopped, or the server restarted "
+        "during it). Train it again to start over.",
+        "zh": "这个变体的一次训练已开始但没有完成（被停止，或训练期间服务器重启了）。重新训练即可从头开始。",
+    },
     "lab.elsewhere": {
         "en": "Another server sharing this cache folder is training this variant right now: it is trained once, "
         "and appears here as soon as it is saved.",
