@@ -85,7 +85,7 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
         else:
             box.number_input(t("guides.predict.number"), value=None, step=None, format="%g", key="gp_number")
         if st.session_state.pop("_gp_missing", False):
-            box.caption(t("guides.predict.bad_number" if not predict.choices else "guides.predict.pick"))
+            box.caption(t("guides.predict.bad_number" if not predict.choices else "guides.predict.missing"))
         box.button(t("guides.predict.send"), key="gp_send", type="primary", icon=":material/send:",
                    on_click=_send_predict, args=(guide.id, index, predict))  # fmt: skip
         return bool(given) and answers.revealed(guide.id, index, predict)  # a revote keeps the figure shown
@@ -94,13 +94,14 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
         box.info(t("guides.predict.waiting"), icon=":material/hourglass_top:")
     else:
         right = _right_text(predict, code)
+        # The why inside the verdict's box, not a paragraph under it: the step box stays short, so the
+        # figure it reveals starts higher on a laptop's screen.
+        why = "\n\n" + t("guides.predict.why", why=localized(predict.why, code)) if predict.why else ""
         if predict.is_right(last):
-            box.success(t("guides.predict.right", answer=right), icon=":material/check_circle:")
+            box.success(t("guides.predict.right", answer=right) + why, icon=":material/check_circle:")
         else:
-            box.error(t("guides.predict.wrong", given=answer_text(predict, last, code), answer=right),
+            box.error(t("guides.predict.wrong", given=answer_text(predict, last, code), answer=right) + why,
                       icon=":material/cancel:")  # fmt: skip
-        if predict.why:
-            box.markdown(t("guides.predict.why", why=localized(predict.why, code)))
         if predict.reveal == "teacher":
             box.caption(t("guides.predict.solo_teacher"))
     box.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
@@ -159,12 +160,14 @@ def _send_free(guide_id: str, index: int) -> None:
 
 
 def free(box, guide: Guide, index: int, step: Step, code: str) -> None:
-    box.markdown(t("guides.free.title", question=localized(step.free.question, code)))
-    box.text_area(t("guides.free.box"), key="gf_text", max_chars=MAX_FREE, height=80)
+    # The question is the box's label and Send sits beside it: two rows fewer above the figure.
+    text, send = box.columns([6, 1], vertical_alignment="bottom")
+    text.text_area(t("guides.free.title", question=localized(step.free.question, code)), key="gf_text",
+                   max_chars=MAX_FREE, height=68, placeholder=t("guides.free.box"))  # fmt: skip
+    send.button(t("guides.free.send"), key="gf_send", icon=":material/send:", on_click=_send_free,
+                args=(guide.id, index), width="stretch")  # fmt: skip
     if st.session_state.pop("_gf_empty", False):
         box.caption(t("guides.free.empty"))
-    box.button(t("guides.free.send"), key="gf_send", icon=":material/send:", on_click=_send_free,
-               args=(guide.id, index))  # fmt: skip
     sent = answers.mine(guide.id, index, "free")
     if sent:
         box.caption(t("guides.free.sent", text=md(sent[-1])))

@@ -90,7 +90,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "classroom.wrong": {"en": "Most common wrong answers", "zh": "最常见的错误答案"},
     "classroom.wrong_row": {"en": "{answer} — {n}", "zh": "{answer} —— {n} 人"},
     "classroom.free": {"en": "Free answers", "zh": "自由作答"},
-    "classroom.free_count": {"en": "{n} free answers", "zh": "{n} 条自由作答"},
+    "classroom.col_n": {"en": "How many", "zh": "人数"},
     "classroom.stuck": {"en": "Stuck (no answer for {min} minutes)", "zh": "卡住了（{min} 分钟没有作答）"},
     "classroom.none_stuck": {"en": "Nobody is stuck.", "zh": "没有人卡住。"},
     "classroom.col_name": {"en": "Name", "zh": "姓名"},
