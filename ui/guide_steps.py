@@ -73,8 +73,9 @@ def _edit_predict(guide_id: str, index: int) -> None:
     st.session_state[EDIT] = (guide_id, index)
 
 
-def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
-    """The question before the figure; True once the figure may be shown (answered, and revealed)."""
+def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> tuple[bool, object]:
+    """The question before the figure; True once the figure may be shown (answered, and revealed), and the
+    row holding its button (Answer, or Change my answer), where the hint button goes too."""
     box.markdown(t("guides.predict.title", question=localized(predict.question, code)))
     given = answers.mine(guide.id, index, "predict")
     editing = st.session_state.get(EDIT) == (guide.id, index)
@@ -86,9 +87,10 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
             box.number_input(t("guides.predict.number"), value=None, step=None, format="%g", key="gp_number")
         if st.session_state.pop("_gp_missing", False):
             box.caption(t("guides.predict.bad_number" if not predict.choices else "guides.predict.missing"))
-        box.button(t("guides.predict.send"), key="gp_send", type="primary", icon=":material/send:",
+        row = box.container(horizontal=True)
+        row.button(t("guides.predict.send"), key="gp_send", type="primary", icon=":material/send:",
                    on_click=_send_predict, args=(guide.id, index, predict))  # fmt: skip
-        return bool(given) and answers.revealed(guide.id, index, predict)  # a revote keeps the figure shown
+        return bool(given) and answers.revealed(guide.id, index, predict), row  # a revote keeps the figure
     last = given[-1]
     if not answers.revealed(guide.id, index, predict):
         box.info(t("guides.predict.waiting"), icon=":material/hourglass_top:")
@@ -104,8 +106,9 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
                       icon=":material/cancel:")  # fmt: skip
         if predict.reveal == "teacher":
             box.caption(t("guides.predict.solo_teacher"))
-    box.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
-    return answers.revealed(guide.id, index, predict)
+    row = box.container(horizontal=True)
+    row.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
+    return answers.revealed(guide.id, index, predict), row
 
 
 # ----------------------------------------------------------------- goal
@@ -142,13 +145,15 @@ def _more_hint(guide_id: str, index: int, k: int) -> None:
     _saved(answers.record(guide_id, index, "hint", str(k), None))
 
 
-def hints(box, guide: Guide, index: int, step: Step, code: str) -> None:
+def hints(box, guide: Guide, index: int, step: Step, code: str, row=None) -> None:
+    """The hints opened so far, and the button for the next one (in `row`, beside the predict's button, when
+    given: one row fewer above the figure)."""
     shown = min(len(answers.mine(guide.id, index, "hint")), len(step.hints))
+    if shown < len(step.hints):
+        (row or box).button(t("guides.hint.more", k=shown + 1, n=len(step.hints)), key="gh_more",
+                   icon=":material/lightbulb:", on_click=_more_hint, args=(guide.id, index, shown + 1))  # fmt: skip
     for k in range(shown):
         box.markdown(t("guides.hint.text", k=k + 1, hint=localized(step.hints[k], code)))
-    if shown < len(step.hints):
-        box.button(t("guides.hint.more", k=shown + 1, n=len(step.hints)), key="gh_more",
-                   icon=":material/lightbulb:", on_click=_more_hint, args=(guide.id, index, shown + 1))  # fmt: skip
 
 
 def _send_free(guide_id: str, index: int) -> None:
@@ -175,12 +180,14 @@ def free(box, guide: Guide, index: int, step: Step, code: str) -> None:
 
 def draw(box, guide: Guide, index: int, step: Step, code: str) -> bool:
     """The step's checked parts in order; True when the page's figure may be drawn."""
-    show = True
+    show, row = True, None
     if step.predict:
-        show = predict(box, guide, index, step.predict, code)
+        show, row = predict(box, guide, index, step.predict, code)
+    if step.hints and row is not None:  # its button beside the predict's
+        hints(box, guide, index, step, code, row)
     if step.goal and show:  # the goal is about the figure: once it is visible
         goal(box, guide, index, step.goal, code)
-    if step.hints:
+    if step.hints and row is None:  # a goal's hints under its task
         hints(box, guide, index, step, code)
     if step.free:
         free(box, guide, index, step, code)

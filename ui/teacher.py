@@ -166,7 +166,7 @@ def _live(c: dict, guide, lang: str, projector: bool) -> None:
         st.session_state["ct_step"] = here if here is not None and 0 <= here < n_steps else 0
     mark = " ◀ " + t("classroom.here")
     step = st.selectbox(
-        t("classroom.col_step"),
+        t("classroom.pick_step"),
         list(range(n_steps)),
         key="ct_step",
         format_func=lambda i: _step_title(guide, i, lang) + (mark if i == here else ""),

@@ -95,6 +95,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "classroom.none_stuck": {"en": "Nobody is stuck.", "zh": "没有人卡住。"},
     "classroom.col_name": {"en": "Name", "zh": "姓名"},
     "classroom.col_step": {"en": "Step", "zh": "步骤"},
+    "classroom.pick_step": {"en": "The answers to step", "zh": "查看这一步的作答"},
     "classroom.col_last": {"en": "Last answer", "zh": "最近作答"},
     "classroom.col_stuck": {"en": "Stuck", "zh": "卡住"},
     "classroom.col_answer": {"en": "Answer", "zh": "回答"},
