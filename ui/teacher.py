@@ -31,9 +31,9 @@ COUNTS_CSS = """<style>
 .st-key-ct_counts [data-testid="stMetricValue"] :is(div, p) { font-size: 2.5rem !important; line-height: 1.2; }
 </style>"""
 PROJECTOR_CSS = """<style>
-.st-key-ct_code h1 { font-size: 5rem !important; }
-.st-key-ct_counts [data-testid="stMetricLabel"] :is(div, p) { font-size: 1.4rem !important; }
-.st-key-ct_counts [data-testid="stMetricValue"] :is(div, p) { font-size: 4.5rem !important; }
+.st-key-ct_code h1 { font-size: clamp(2rem, 9vw, 5rem) !important; white-space: nowrap; }
+.st-key-ct_counts [data-testid="stMetricLabel"] :is(div, p) { font-size: clamp(0.9rem, 2.2vw, 1.4rem) !important; }
+.st-key-ct_counts [data-testid="stMetricValue"] :is(div, p) { font-size: clamp(1.6rem, 6vw, 4.5rem) !important; }
 </style>"""
 
 
