@@ -255,6 +255,7 @@ def _step_detail(c, guide, lang, projector, summary, state, i: int, n_students: 
 def _overview(guide, lang, summary, n_steps: int, n_students: int) -> None:
     """Every step at a glance (counts only: fit for the projector too)."""
     rows = [summary.steps.get(i) for i in range(n_steps)]
+    st.markdown(f"**{t('classroom.overview')}**")  # a heading of its own: it is not the free answers above it
     st.dataframe(
         {
             t("classroom.col_step"): [_step_title(guide, i, lang) for i in range(n_steps)],

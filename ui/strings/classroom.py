@@ -91,6 +91,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "classroom.wrong_row": {"en": "{answer} — {n}", "zh": "{answer} —— {n} 人"},
     "classroom.free": {"en": "Free answers", "zh": "自由作答"},
     "classroom.col_n": {"en": "How many", "zh": "人数"},
+    "classroom.overview": {"en": "All steps", "zh": "各步概览"},
     "classroom.stuck": {"en": "Stuck (no answer for {min} minutes)", "zh": "卡住了（{min} 分钟没有作答）"},
     "classroom.none_stuck": {"en": "Nobody is stuck.", "zh": "没有人卡住。"},
     "classroom.col_name": {"en": "Name", "zh": "姓名"},
