@@ -185,7 +185,12 @@ def _student_line(c: dict, index: int) -> None:
     moved = k is not None and k != index and 0 <= k < c["n_steps"]
     go = t("classroom.teacher_on", k=(k or 0) + 1)
     if moved and st.button(
-        go, key="cl_goto_teacher", icon=":material/forward:", on_click=guides.go_to, args=(c["guide_id"], k)
+        go,
+        key="cl_goto_teacher",
+        type="primary",
+        icon=":material/forward:",
+        on_click=guides.go_to,
+        args=(c["guide_id"], k),
     ):
         st.rerun()  # the whole app: app.py opens the step's page
 

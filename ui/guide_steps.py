@@ -73,8 +73,9 @@ def _edit_predict(guide_id: str, index: int) -> None:
     st.session_state[EDIT] = (guide_id, index)
 
 
-def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
-    """The question before the figure; True once the figure may be shown (answered, and revealed)."""
+def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> tuple[bool, object]:
+    """The question before the figure; True once the figure may be shown (answered, and revealed), and the
+    row holding its button (Answer, or Change my answer), where the hint button goes too."""
     box.markdown(t("guides.predict.title", question=localized(predict.question, code)))
     given = answers.mine(guide.id, index, "predict")
     editing = st.session_state.get(EDIT) == (guide.id, index)
@@ -85,26 +86,29 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> bool:
         else:
             box.number_input(t("guides.predict.number"), value=None, step=None, format="%g", key="gp_number")
         if st.session_state.pop("_gp_missing", False):
-            box.caption(t("guides.predict.bad_number" if not predict.choices else "guides.predict.pick"))
-        box.button(t("guides.predict.send"), key="gp_send", type="primary", icon=":material/send:",
+            box.caption(t("guides.predict.bad_number" if not predict.choices else "guides.predict.missing"))
+        row = box.container(horizontal=True)
+        row.button(t("guides.predict.send"), key="gp_send", type="primary", icon=":material/send:",
                    on_click=_send_predict, args=(guide.id, index, predict))  # fmt: skip
-        return bool(given) and answers.revealed(guide.id, index, predict)  # a revote keeps the figure shown
+        return bool(given) and answers.revealed(guide.id, index, predict), row  # a revote keeps the figure
     last = given[-1]
     if not answers.revealed(guide.id, index, predict):
         box.info(t("guides.predict.waiting"), icon=":material/hourglass_top:")
     else:
         right = _right_text(predict, code)
+        # The why inside the verdict's box, not a paragraph under it: the step box stays short, so the
+        # figure it reveals starts higher on a laptop's screen.
+        why = "\n\n" + t("guides.predict.why", why=localized(predict.why, code)) if predict.why else ""
         if predict.is_right(last):
-            box.success(t("guides.predict.right", answer=right), icon=":material/check_circle:")
+            box.success(t("guides.predict.right", answer=right) + why, icon=":material/check_circle:")
         else:
-            box.error(t("guides.predict.wrong", given=answer_text(predict, last, code), answer=right),
+            box.error(t("guides.predict.wrong", given=answer_text(predict, last, code), answer=right) + why,
                       icon=":material/cancel:")  # fmt: skip
-        if predict.why:
-            box.markdown(t("guides.predict.why", why=localized(predict.why, code)))
         if predict.reveal == "teacher":
             box.caption(t("guides.predict.solo_teacher"))
-    box.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
-    return answers.revealed(guide.id, index, predict)
+    row = box.container(horizontal=True)
+    row.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
+    return answers.revealed(guide.id, index, predict), row
 
 
 # ----------------------------------------------------------------- goal
@@ -141,13 +145,15 @@ def _more_hint(guide_id: str, index: int, k: int) -> None:
     _saved(answers.record(guide_id, index, "hint", str(k), None))
 
 
-def hints(box, guide: Guide, index: int, step: Step, code: str) -> None:
+def hints(box, guide: Guide, index: int, step: Step, code: str, row=None) -> None:
+    """The hints opened so far, and the button for the next one (in `row`, beside the predict's button, when
+    given: one row fewer above the figure)."""
     shown = min(len(answers.mine(guide.id, index, "hint")), len(step.hints))
+    if shown < len(step.hints):
+        (row or box).button(t("guides.hint.more", k=shown + 1, n=len(step.hints)), key="gh_more",
+                   icon=":material/lightbulb:", on_click=_more_hint, args=(guide.id, index, shown + 1))  # fmt: skip
     for k in range(shown):
         box.markdown(t("guides.hint.text", k=k + 1, hint=localized(step.hints[k], code)))
-    if shown < len(step.hints):
-        box.button(t("guides.hint.more", k=shown + 1, n=len(step.hints)), key="gh_more",
-                   icon=":material/lightbulb:", on_click=_more_hint, args=(guide.id, index, shown + 1))  # fmt: skip
 
 
 def _send_free(guide_id: str, index: int) -> None:
@@ -159,12 +165,14 @@ def _send_free(guide_id: str, index: int) -> None:
 
 
 def free(box, guide: Guide, index: int, step: Step, code: str) -> None:
-    box.markdown(t("guides.free.title", question=localized(step.free.question, code)))
-    box.text_area(t("guides.free.box"), key="gf_text", max_chars=MAX_FREE, height=80)
+    # The question is the box's label and Send sits beside it: two rows fewer above the figure.
+    text, send = box.columns([6, 1], vertical_alignment="bottom")
+    text.text_area(t("guides.free.title", question=localized(step.free.question, code)), key="gf_text",
+                   max_chars=MAX_FREE, height=68, placeholder=t("guides.free.box"))  # fmt: skip
+    send.button(t("guides.free.send"), key="gf_send", icon=":material/send:", on_click=_send_free,
+                args=(guide.id, index), width="stretch")  # fmt: skip
     if st.session_state.pop("_gf_empty", False):
         box.caption(t("guides.free.empty"))
-    box.button(t("guides.free.send"), key="gf_send", icon=":material/send:", on_click=_send_free,
-               args=(guide.id, index))  # fmt: skip
     sent = answers.mine(guide.id, index, "free")
     if sent:
         box.caption(t("guides.free.sent", text=md(sent[-1])))
@@ -172,12 +180,14 @@ def free(box, guide: Guide, index: int, step: Step, code: str) -> None:
 
 def draw(box, guide: Guide, index: int, step: Step, code: str) -> bool:
     """The step's checked parts in order; True when the page's figure may be drawn."""
-    show = True
+    show, row = True, None
     if step.predict:
-        show = predict(box, guide, index, step.predict, code)
+        show, row = predict(box, guide, index, step.predict, code)
+    if step.hints and row is not None:  # its button beside the predict's
+        hints(box, guide, index, step, code, row)
     if step.goal and show:  # the goal is about the figure: once it is visible
         goal(box, guide, index, step.goal, code)
-    if step.hints:
+    if step.hints and row is None:  # a goal's hints under its task
         hints(box, guide, index, step, code)
     if step.free:
         free(box, guide, index, step, code)

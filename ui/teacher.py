@@ -20,6 +20,22 @@ from .i18n import md, t
 REFRESH_S = 3
 STUCK_AFTER_S = 180
 
+# Static CSS (never user text). The join code and the counts are read from the back of a room: large, and the
+# four counts side by side even in presentation mode (which stacks columns and sets every paragraph's size,
+# the metrics' values too, to that of body text).
+COUNTS_CSS = """<style>
+.st-key-ct_code h1 { font-size: 3rem !important; letter-spacing: 0.06em; }
+.st-key-ct_counts [data-testid="stHorizontalBlock"] { flex-direction: row; flex-wrap: wrap; }
+.st-key-ct_counts [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {
+  width: auto !important; flex: 1 1 0 !important; min-width: 7rem; }
+.st-key-ct_counts [data-testid="stMetricValue"] :is(div, p) { font-size: 2.5rem !important; line-height: 1.2; }
+</style>"""
+PROJECTOR_CSS = """<style>
+.st-key-ct_code h1 { font-size: clamp(2rem, 9vw, 5rem) !important; white-space: nowrap; }
+.st-key-ct_counts [data-testid="stMetricLabel"] :is(div, p) { font-size: clamp(0.9rem, 2.2vw, 1.4rem) !important; }
+.st-key-ct_counts [data-testid="stMetricValue"] :is(div, p) { font-size: clamp(1.6rem, 6vw, 4.5rem) !important; }
+</style>"""
+
 
 def _store():
     return classroom._store()
@@ -106,9 +122,10 @@ def view(guide, lang: str) -> None:
     with st.container(border=True):
         st.subheader(t("classroom.view_title", title=title))
         projector = st.toggle(t("classroom.projector"), key="ct_projector")
+        st.html(COUNTS_CSS + (PROJECTOR_CSS if projector else ""))
         left, right = st.columns([1, 2])
         left.caption(t("classroom.code_big"))
-        left.markdown(f"# {shown_code(c['code'])}")  # the store's alphabet: letters and digits only
+        left.container(key="ct_code").markdown(f"# {shown_code(c['code'])}")  # the store's alphabet only
         base = classroom.app_base()
         right.caption(t("classroom.student_link"))
         right.code(f"{base}/guides?join={c['code']}", language=None)
@@ -149,7 +166,7 @@ def _live(c: dict, guide, lang: str, projector: bool) -> None:
         st.session_state["ct_step"] = here if here is not None and 0 <= here < n_steps else 0
     mark = " ◀ " + t("classroom.here")
     step = st.selectbox(
-        t("classroom.col_step"),
+        t("classroom.pick_step"),
         list(range(n_steps)),
         key="ct_step",
         format_func=lambda i: _step_title(guide, i, lang) + (mark if i == here else ""),
@@ -191,7 +208,7 @@ def _step_detail(c, guide, lang, projector, summary, state, i: int, n_students: 
     stats = summary.steps.get(i)
     predict = _predict(guide, i)
     answered = stats.answered if stats else 0
-    a, b, h, g = st.columns(4)
+    a, b, h, g = st.container(key="ct_counts").columns(4)
     a.metric(t("classroom.answered"), f"{answered} / {n_students}")
     b.metric(t("classroom.correct"), f"{stats.share_correct:.0%}" if stats and predict and stats.answered else "–")
     h.metric(t("classroom.hints"), stats.hints if stats else 0)
@@ -204,13 +221,13 @@ def _step_detail(c, guide, lang, projector, summary, state, i: int, n_students: 
             )
         )
     if stats and stats.free:
-        st.markdown(f"**{t('classroom.free')}** · {t('classroom.free_count', n=len(stats.free))}")
+        st.markdown(f"**{t('classroom.free')}** ({len(stats.free)})")
         if not projector:
             rows = grouped(stats.free)
             st.dataframe(
                 {
                     t("classroom.col_answer"): [r[0] for r in rows],
-                    "n": [r[1] for r in rows],
+                    t("classroom.col_n"): [r[1] for r in rows],
                     t("classroom.col_name"): [", ".join(r[2]) for r in rows],
                 },
                 hide_index=True,
@@ -238,6 +255,7 @@ def _step_detail(c, guide, lang, projector, summary, state, i: int, n_students: 
 def _overview(guide, lang, summary, n_steps: int, n_students: int) -> None:
     """Every step at a glance (counts only: fit for the projector too)."""
     rows = [summary.steps.get(i) for i in range(n_steps)]
+    st.markdown(f"**{t('classroom.overview')}**")  # a heading of its own: it is not the free answers above it
     st.dataframe(
         {
             t("classroom.col_step"): [_step_title(guide, i, lang) for i in range(n_steps)],

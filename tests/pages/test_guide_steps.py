@@ -94,7 +94,7 @@ def test_a_predict_hides_the_figure_until_answered_then_says_right_and_why(lesso
     at.button(key="gp_send").click().run()
     assert not at.exception
     assert any(v.startswith("Right: Causal") for v in texts(at, "success"))
-    assert any("It is a decoder." in v for v in texts(at, "markdown"))
+    assert any("It is a decoder." in v for v in texts(at, "success"))  # the why, in the verdict's box
     assert at.get("plotly_chart")  # revealed
     assert at.session_state["_answers"][("checked", 0, "predict")][0] | {"at": 0} == {
         "value": "1", "correct": True, "at": 0}  # fmt: skip
