@@ -14,6 +14,7 @@ from pathlib import Path
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -39,6 +40,11 @@ def widget_state(kind: str, el) -> WidgetState | None:
         s.string_value = el.value
     elif kind == "checkbox":
         s.bool_value = el.value
+    elif kind == "number_input" and el.set_value:
+        if el.data_type == NumberInput.INT:
+            s.int_value = int(el.value)
+        else:
+            s.double_value = el.value
     elif kind in ("selectbox", "radio") and el.HasField("raw_value"):
         s.string_value = el.raw_value
     elif kind == "button_group" and not el.set_value:  # a later run: the value stays the browser's
@@ -134,6 +140,8 @@ class Session:
                     self.place = max(self.place, int(queued[1]))
                 elif el_kind in ("markdown", "alert", "text", "heading"):
                     texts.append(el.body)
+                elif el_kind == "progress":
+                    texts.append(el.text)
                 elif key:
                     widgets[key] = (el_kind, el)
             elif kind == "script_finished" and fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
@@ -146,7 +154,13 @@ class Session:
         self.widgets, self.charts, self.texts = widgets, charts, texts
         ids = {el.id for _, el in widgets.values()}
         self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
-        self.states |= {s.id: s for kind, el in widgets.values() if (s := widget_state(kind, el))}
+        # As the browser: a widget seen for the first time starts from the value its element carries; after
+        # that the browser keeps its own value unless the server sets one (set_value), e.g. from the URL.
+        self.states |= {
+            s.id: s
+            for kind, el in widgets.values()
+            if (s := widget_state(kind, el)) and (s.id not in self.states or getattr(el, "set_value", True))
+        }
         self.cache = {h: (m, run) for h, (m, run) in self.cache.items() if run >= self.runs - 1}  # aged out
         return ms, errors
 

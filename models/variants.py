@@ -338,6 +338,7 @@ def claim(path: Path):
     child exits, even killed with SIGKILL, so no stale lock ever blocks a run). When another process holds
     it, report "elsewhere" and wait for it. None when the folder cannot hold a lock (unwritable cache)."""
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         f = open(path, "a")  # noqa: SIM115  (kept open: the lock lives as long as the file)
     except OSError:
         return None

@@ -340,3 +340,19 @@ def test_an_unwritable_cache_is_said_before_training(tmp_path, monkeypatch):
         assert not at.button(key="a_train").disabled  # training still works, into memory
     finally:
         loaders.training_jobs.clear()
+
+
+def test_a_run_that_never_finished_is_said_beside_train():
+    """Issue 21: the server restarted during a run (its lock is left, no entry): the page says the run did not
+    finish and offers Train."""
+    at = lab(a_seed="13")
+    key = variants.variant_key(lab_config(at, "a"), 13)
+    variants.lock_path(key, loaders.training_jobs().root).touch()
+    loaders.training_jobs.clear()  # the restart: the registry scans the cache again
+    try:
+        at = lab(a_seed="13")
+        assert any("did not finish" in c.value for c in at.caption)
+        assert not at.button(key="a_train").disabled
+    finally:
+        variants.lock_path(key, loaders.training_jobs().root).unlink()
+        loaders.training_jobs.clear()
