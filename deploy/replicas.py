@@ -87,7 +87,7 @@ class Replicas:
     def start(self, timeout: float = 90) -> Replicas:
         haproxy = shutil.which("haproxy") or next((p for p in ("/usr/sbin/haproxy",) if Path(p).exists()), None)
         if not haproxy:
-            raise RuntimeError("haproxy is not installed: `make browser` (as root) installs Debian's haproxy")
+            raise RuntimeError("haproxy is not installed: `apt-get install haproxy` (or `make browser`, as root)")
         self.servers = {f"r{k}": free_port() for k in range(1, self.n + 1)}
         for name in self.servers:
             self.start_replica(name)
