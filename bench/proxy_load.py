@@ -109,11 +109,13 @@ def run(args) -> dict:
             async def measured() -> dict:
                 d = await drive(args, r.port)
                 cpu0 = {n: cpu_s(p.pid) for n, p in r.procs.items()}
+                proxy0 = cpu_s(r.haproxy.pid)
                 client0, load0 = time.process_time(), os.getloadavg()[0]
                 await d["users"]
                 wall = time.monotonic() - d["t0"]
                 d["cores"] = {n: (cpu_s(p.pid) - cpu0[n]) / wall for n, p in r.procs.items()}
                 d["client_cores"] = (time.process_time() - client0) / wall
+                d["haproxy_cores"] = (cpu_s(r.haproxy.pid) - proxy0) / wall
                 d["rss"] = {n: rss_mb(p.pid) for n, p in r.procs.items()}
                 d["loadavg"], d["wall"] = (load0, os.getloadavg()[0]), wall
                 return d
@@ -151,10 +153,13 @@ def report(args, d: dict) -> dict:
           f"| {len(errors)} | {rate:.1f} | {med:.0f} | {p95:.0f} | {top:.0f} | {len(http)} | {hp95:.0f} "
           f"| {d['counts']['reconnects']} (p95 {op95:.0f} ms) | {d['counts']['downloads']} | {len(seen)} "
           f"| {violations} |")  # fmt: skip
+    cores = sum(d["cores"].values())
     print("\n| replica | sessions | CPU cores | RSS MB |\n| --- | ---: | ---: | ---: |")
     for name in sorted(d["cores"]):
         print(f"| {name} | {first[name]} | {d['cores'][name]:.2f} | {d['rss'][name]:.0f} |")
-    print(f"\nThis client: {d['client_cores']:.2f} cores (of {os.cpu_count()}); load average (1 min) at the start "
+    print(f"\nReplicas: {cores:.2f} cores in all, {len(d['reruns']) / d['wall'] / cores:.1f} runs per replica CPU "
+          f"second. HAProxy: {d['haproxy_cores']:.3f} cores. This client: {d['client_cores']:.2f} cores (of "
+          f"{os.cpu_count()}); load average (1 min) at the start "
           f"and end of the measured time: {d['loadavg'][0]:.2f}, {d['loadavg'][1]:.2f}; HAProxy log lines naming "
           f"a replica: {d['log_lines']}.")  # fmt: skip
     targets = {"0 errors": not errors, "0 sticky violations": violations == 0, "p95 <= 400 ms": p95 <= 400,
@@ -169,6 +174,7 @@ def report(args, d: dict) -> dict:
             "downloads": d["counts"]["downloads"],
             "replicas": args.replicas, "replicas_seen": len(seen), "replica_names": seen,
             "sessions_per_replica": dict(sorted(first.items())), "sticky_violations": violations,
+            "replica_cores": round(cores, 2), "haproxy_cores": round(d["haproxy_cores"], 3),
             "sessions": args.sessions, "pinned": bool(args.pin), "targets_met": all(targets.values())}  # fmt: skip
 
 
