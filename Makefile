@@ -3,10 +3,11 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# Chromium and PostgreSQL (renamed from .browser so that existing set-ups add postgresql once)
-BROWSER := $(VENV)/.system-packages
+# Chromium, PostgreSQL and HAProxy (renamed from .browser so that existing set-ups add postgresql once; the
+# stamp's name changed again for haproxy, so that set-ups made before add it once too)
+BROWSER := $(VENV)/.system-packages-haproxy
 
-.PHONY: setup browser run test lint weights bench clean
+.PHONY: setup browser run replicas test lint weights bench clean
 
 # torch first and alone: PyPI's Linux wheel is the CUDA build (several GB of nvidia-* wheels), so it
 # comes from PyTorch's CPU index when a 5-second probe reaches it (--index-url for torch only, never
@@ -33,13 +34,15 @@ setup: $(STAMP)
 
 # The end-to-end tests drive Debian's Chromium (never a downloaded browser); fonts-noto-cjk so
 # Chinese renders as characters, not boxes. The store tests (tests/store) start a throwaway cluster of
-# Debian's postgresql (bench/pg_cluster.py). Installed once, only what is missing; without root (or
-# without a package mirror) a message, and those tests then skip.
+# Debian's postgresql (bench/pg_cluster.py); the replica tests and `make replicas` Debian's haproxy.
+# Installed once, only what is missing; without root (or without a package mirror) a message, and those
+# tests then skip.
 SYSTEM_PKGS_BROWSER := chromium chromium-driver fonts-noto-cjk
 $(BROWSER):
 	@missing=""; \
 	{ [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; } || missing=" $(SYSTEM_PKGS_BROWSER)"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing="$$missing haproxy"; \
 	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } \
@@ -47,7 +50,7 @@ $(BROWSER):
 	elif command -v sudo >/dev/null; then \
 		{ sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } \
 		|| echo "could not install$$missing: those tests will be skipped"; \
-	else echo "not installed and no root:$$missing; the browser and PostgreSQL tests will be skipped"; fi
+	else echo "not installed and no root:$$missing; the browser, PostgreSQL and HAProxy tests will be skipped"; fi
 	@mkdir -p $(VENV) && touch $@
 
 browser: $(BROWSER)
@@ -57,6 +60,13 @@ browser: $(BROWSER)
 # sessions: +17% with the default, flat with 2 arenas, at the same speed). Also in the Dockerfile.
 run: setup  ## serve the app on http://localhost:8501 with the shipped models
 	MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py --server.port 8501 --server.headless true --browser.gatherUsageStats false
+
+# N replicas behind HAProxy (deploy/replicas.py, deploy/haproxy.cfg): http://localhost:8500 for the class,
+# each browser kept on its replica by HAProxy's cookie; Ctrl-C stops all of them. Needs Debian's haproxy
+# (`make browser` installs it with the test tools; `apt-get install haproxy` alone on a class server).
+N ?= 3
+replicas: setup  ## serve N replicas (default 3) behind HAProxy on http://localhost:8500
+	$(PY) deploy/replicas.py --replicas $(N) --port 8500
 
 test: setup browser  ## lint, then every test (model, figure, page and real-browser tests)
 	$(VENV)/bin/ruff check .

@@ -1,9 +1,15 @@
 """Attention Lab entry point: page config, shared sidebar and prompt, navigation, URL sync."""
 
+import os
+
 import pandas  # noqa: F401  before any figure, the warm-up chart's included: see viz/__init__.py
 import streamlit as st
 
-st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide")
+# Behind HAProxy (deploy/replicas.py) each replica is named: the About text says which one ran this script,
+# so a session's websocket shows where it lives (bench/proxy_load.py checks stickiness with it).
+replica = os.environ.get("ATTENTION_LAB_REPLICA", "")
+about = {"menu_items": {"About": f"Attention Lab · {replica}"}} if replica else {}
+st.set_page_config(page_title="Attention Lab", page_icon=":material/visibility:", layout="wide", **about)
 
 # A browser session's first run: a tiny blank chart sent before the heavy imports below (torch alone
 # is about 1.5 s) makes the browser fetch and evaluate plotly.js (4.7 MB, about 1 s) meanwhile,

@@ -28,6 +28,8 @@ Usage: .venv/bin/python bench/load.py [--sessions 40] [--think 1.0] [--seconds 3
        [--model FOLDER|qwen2.5-0.5b] [--model-sessions 10]
        .venv/bin/python bench/load.py --class [--students 40] [--seconds 300] [--think 1] [--replicas 1]
        [--teacher-students 200] [--refreshes 20]   (bench/class_load.py; ends with one JSON line)
+       .venv/bin/python bench/load.py --via-proxy [--replicas 3] [--sessions 120] [--think 3] [--seconds 300]
+       [--warmup 30] [--pin]   (bench/proxy_load.py: replicas behind HAProxy; ends with one JSON line)
 """
 
 from __future__ import annotations
@@ -285,10 +287,16 @@ def main() -> None:
     ap.add_argument("--model-sessions", type=int, default=10, help="sessions on --model, besides --sessions")
     ap.add_argument("--class", dest="klass", action="store_true", help="a class answering a lesson (class_load.py)")
     ap.add_argument("--students", type=int, default=40, help="--class: students answering at once")
-    ap.add_argument("--replicas", type=int, default=1, help="--class: servers sharing the database")
+    ap.add_argument("--replicas", type=int, default=1, help="--class, --via-proxy: servers (sharing the database)")
     ap.add_argument("--teacher-students", type=int, default=200, help="--class: answers stored for the teacher view")
     ap.add_argument("--refreshes", type=int, default=20, help="--class: teacher-view fragment runs timed")
+    ap.add_argument("--via-proxy", action="store_true", help="replicas behind HAProxy (bench/proxy_load.py)")
+    ap.add_argument("--pin", action="store_true", help="--via-proxy: replica k on core k-1 only (taskset)")
     args = ap.parse_args()
+    if args.via_proxy:  # default think 3 s (a lecture)
+        from bench import proxy_load
+
+        return proxy_load.main(args)
     if args.klass:  # --seconds is then the time the whole lesson may take
         from bench import class_load
 

@@ -1,9 +1,16 @@
 """One browser tab as a protocol-level Streamlit client (bench/load.py explains the protocol): opens a
 page, reruns it with changed widgets, and times each round trip. Split from bench/load.py so the
-load driver, the proxy run (issue 21) and this client stay readable on their own."""
+load driver, the proxy run (issue 21) and this client stay readable on their own.
+
+Through a proxy (`proxy=True`, bench/proxy_load.py) it is a browser behind HAProxy: it loads the page over
+HTTP first (the proxy's stickiness cookie arrives then), then opens the websocket with that Cookie header,
+and keeps every cookie for its later requests (health, host config, static files, downloads) and its
+reconnects. `served` lists the replica each response names: HAProxy's X-Attention-Lab-Replica header on
+HTTP responses, the About text of the page config each script run sends (app.py: $ATTENTION_LAB_REPLICA)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import socket
@@ -29,6 +36,9 @@ ACTIONS = {  # page -> (widget key, weight): what a student does there
 }
 FINISHED_OK = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux; see Session.open
+REPLICA_HEADER = "x-attention-lab-replica"  # deploy/haproxy.cfg
+ABOUT = re.compile(r"^Attention Lab · (\S+)$")  # app.py's About text behind the proxy
+STATIC = re.compile(r'(?:src|href)="\./(static/[^"]+)"')  # the files index.html makes a browser fetch
 QUEUED = re.compile(r"^Queued for .*: number (\d+)\.")  # ui/strings/shell.py "shell.queue", English
 
 
@@ -62,8 +72,14 @@ def widget_state(kind: str, el) -> WidgetState | None:
 class Session:
     """One browser tab: the widgets and charts of its last run, its URL query, its message cache."""
 
-    def __init__(self, port: int, page: str, query: str = "", seed: int = 0):
+    def __init__(self, port: int, page: str, query: str = "", seed: int = 0, proxy: bool = False):
         self.port, self.page, self.query, self.rng = port, page, query, random.Random(seed)
+        self.proxy, self.cookies = proxy, {}  # behind a proxy: its cookies, kept as a browser keeps them
+        self.served: list[str] = []  # the replica named by each response (through a proxy)
+        self.script_replica = ""  # the replica that ran the last script run, as its About text says
+        self.http: list[tuple[str, int, float]] = []  # (path, status, ms) of every HTTP request
+        self.static: list[str] = []  # the static files the page's index.html names
+        self.media: list[str] = []  # the last run's download URLs (media files live in one replica's memory)
         self.page_hash = ""  # the server names it in the first run's `navigation` message
         self.widgets: dict[str, tuple[str, object]] = {}  # widget key -> (element kind, proto)
         self.charts: dict[str, str] = {}  # chart key -> Plotly spec (JSON)
@@ -74,14 +90,72 @@ class Session:
         self.texts: list[str] = []  # the text of the last run's markdown, alerts and captions (a class's acks)
         self.fragments: dict[str, float] = {}  # fragment id -> its run_every interval (s), from `auto_rerun`
 
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    async def get(self, path: str) -> tuple[int, bytes]:
+        """One HTTP/1.1 GET with this browser's cookies; keeps the cookies it sets, notes the replica."""
+        t0 = time.perf_counter()
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        try:
+            request = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "Accept-Encoding: identity",
+                    "Connection: close", *(f"Cookie: {c}" for c in [self.cookie_header()] if c)]  # fmt: skip
+            writer.write(("\r\n".join(request) + "\r\n\r\n").encode())
+            head, _, body = (await reader.read(-1)).partition(b"\r\n\r\n")
+        finally:
+            writer.close()
+        status_line, *lines = head.decode("latin-1").split("\r\n")
+        status = int(status_line.split()[1])
+        for name, _, value in (line.partition(":") for line in lines):
+            if name.lower() == "set-cookie":
+                k, _, v = value.strip().split(";")[0].partition("=")
+                self.cookies[k] = v
+            elif name.lower() == REPLICA_HEADER:
+                self.served.append(value.strip())
+        self.http.append((path.split("?")[0], status, (time.perf_counter() - t0) * 1000))
+        return status, body
+
+    async def load_page(self) -> list[str]:
+        """What a browser fetches before the websocket: the page, two of its static files, health, host config."""
+        errors = []
+        status, html = await self.get(f"/{self.page}" + (f"?{self.query}" if self.query else ""))
+        self.static = self.static or STATIC.findall(html.decode("utf-8", "replace"))
+        paths = [f"/{p}" for p in self.rng.sample(self.static, min(2, len(self.static)))]
+        if status != 200 or not self.static:
+            errors.append(f"GET /{self.page}: {status}" + ("" if self.static else ", no static files named"))
+        for path in [*paths, "/_stcore/health", "/_stcore/host-config"]:
+            code, _ = await self.get(path)
+            errors += [f"GET {path}: {code}"] if code != 200 else []
+        return errors
+
+    async def download(self) -> list[str]:
+        """A click on one of the page's download buttons: its media URL, from the replica that made it."""
+        if not self.media:
+            return []
+        path = self.rng.choice(self.media)
+        code, body = await self.get(path)
+        return [] if code == 200 and body else [f"GET {path.split('?')[0]}: {code}"]
+
+    async def reconnect(self) -> tuple[float, list[str]]:
+        """The websocket dropped, the tab reloads: the same cookies, a fresh session, the URL's state."""
+        if self.ws is not None:
+            await self.ws.close()
+        self.page_hash, self.widgets, self.charts, self.cache, self.states, self.runs = "", {}, {}, {}, {}, 0
+        return await self.open()
+
     async def open(self) -> tuple[float, list[str]]:
         url, origin = f"ws://127.0.0.1:{self.port}/_stcore/stream", f"http://127.0.0.1:{self.port}"
+        errors = await self.load_page() if self.proxy else []
+        cookie = {"Cookie": self.cookie_header()} if self.cookies else {}
         self.ws = await websockets.connect(url, subprotocols=["streamlit"], origin=origin, max_size=None,
-                                           ping_interval=None)  # fmt: skip
+                                           ping_interval=None, additional_headers=cookie)  # fmt: skip
+        if self.proxy and (name := self.ws.response.headers.get(REPLICA_HEADER)):
+            self.served.append(name)
         # Acknowledge every segment at once, as Chromium does: the server's socket has no TCP_NODELAY,
         # so a delayed ACK here would hold its second message of every run for 40 ms.
         self.sock = self.ws.transport.get_extra_info("socket")
-        return await self.rerun()
+        ms, errs = await self.rerun()
+        return ms, errors + errs
 
     async def rerun(self, changes: tuple[WidgetState, ...] = (), fragment: str = "") -> tuple[float, list[str]]:
         """One run (or, with `fragment`, the timer-driven run of that st.fragment alone, as the browser
@@ -101,7 +175,7 @@ class Session:
         }
         cs.cached_message_hashes.extend(self.cache)
         self.runs += 1
-        widgets, charts, errors, self.place, texts = {}, {}, [], 0, []
+        widgets, charts, errors, self.place, texts, media = {}, {}, [], 0, [], []
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         while True:
@@ -123,6 +197,10 @@ class Session:
                 self.query = fm.page_info_changed.query_string
             elif kind == "auto_rerun":
                 self.fragments[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
+            elif kind == "page_config_changed":
+                about = ABOUT.match(fm.page_config_changed.menu_items.about_section_md)
+                self.served += [about[1]] if about else []
+                self.script_replica = about[1] if about else ""
             elif kind == "page_not_found":
                 errors.append(f"page not found: {self.page}")
             elif kind == "session_event" and fm.session_event.HasField("script_compilation_exception"):
@@ -136,6 +214,8 @@ class Session:
                     errors.append(f"{el.type}: {el.message} ({where})")
                 elif el_kind == "plotly_chart":
                     charts[key] = el.spec
+                elif el_kind == "download_button" and el.url:
+                    media.append(el.url)
                 elif el_kind == "alert" and (queued := QUEUED.match(el.body)):
                     self.place = max(self.place, int(queued[1]))
                 elif el_kind in ("markdown", "alert", "text", "heading"):
@@ -152,6 +232,7 @@ class Session:
         if fragment:  # a fragment's run redraws only its own elements: the rest of the page stays
             widgets, charts, texts = self.widgets | widgets, self.charts | charts, self.texts + texts
         self.widgets, self.charts, self.texts = widgets, charts, texts
+        self.media = media if not fragment else self.media + media
         ids = {el.id for _, el in widgets.values()}
         self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
         # As the browser: a widget seen for the first time starts from the value its element carries; after
