@@ -25,8 +25,9 @@ _run_slots = threading.Semaphore(RUN_SLOTS)
 # lane, so a class's reruns on the toy models never wait behind them (bench/load.py --model).
 HEAVY_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_HEAVY_SLOTS", "1")))
 HEAVY = lanes.Lane(HEAVY_SLOTS)
-# A session's first run (a tab opened) waits for one of these besides a run slot: a client opening 100
-# tabs at once (or a class arriving) has at most this many first runs in the RUN_SLOTS at a time.
+# A session's first run (a tab opened) takes one of these instead of a run slot: a client opening 100
+# tabs at once (or a class arriving) has this many first runs going at a time, and the sessions already
+# open keep every RUN_SLOT for their reruns.
 ARRIVAL_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_ARRIVAL_SLOTS", "1")))
 ARRIVALS = lanes.Lane(ARRIVAL_SLOTS)
 # Each session's share of the server, in CPU seconds of its runs per second (lanes.Budget): a student's
@@ -47,8 +48,8 @@ def run_slot(where):
     """Hold a slot for a whole script run (released however the run ends: st.stop, st.rerun,
     st.switch_page and errors are exceptions): one of the RUN_SLOTS, or for a published model one of
     the HEAVY_SLOTS, telling in `where` (an st.empty drawn in every run) its place in the queue meanwhile.
-    First, a session over its share of the server (BUDGET) waits; a session's first run waits for one
-    of the ARRIVAL_SLOTS, so many tabs opened at once never take every slot from a class's reruns."""
+    First, a session over its share of the server (BUDGET) waits; a session's first run takes one of
+    the ARRIVAL_SLOTS instead, so many tabs opened at once never take a slot from a class's reruns."""
     share = contextlib.nullcontext()
     if BUDGET is not None:
         share = BUDGET.spend(session_key(), time.sleep, time.monotonic, time.thread_time)
@@ -58,10 +59,10 @@ def run_slot(where):
                 yield
             return
         st.session_state.pop("_queued_since", None)
-        first = contextlib.nullcontext()
+        lane = _run_slots
         if not st.session_state.get("_served"):  # in the order the sessions first asked
-            first = ARRIVALS.hold(st.session_state.setdefault("_arrived", time.monotonic()))
-        with first, _run_slots:
+            lane = ARRIVALS.hold(st.session_state.setdefault("_arrived", time.monotonic()))
+        with lane:
             st.session_state["_served"] = True
             yield
 
