@@ -47,7 +47,7 @@ def test_a_one_megabyte_prompt_through_the_websocket_is_cut_and_answered(server)
     async def go():
         s = Session(server[0], "explorer")
         await s.open()
-        ms, errors = await s.rerun((WidgetState(id=s.widgets["prompt"][1].id, string_value=BIG_PROMPT),))
+        _, errors = await s.rerun((WidgetState(id=s.widgets["prompt"][1].id, string_value=BIG_PROMPT),))
         await s.ws.close()
         return s, errors
 
