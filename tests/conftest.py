@@ -21,6 +21,9 @@ torch.set_num_threads(1)
 # Variants trained by the tests (and by the app servers the browser tests start) go to a throwaway
 # directory, never the user's cache.
 os.environ.setdefault("ATTENTION_LAB_CACHE", tempfile.mkdtemp(prefix="attention-lab-test-"))
+# AppTest runs one session's scripts back to back, as a client firing reruns would: no per-session
+# share in the tests (ui/slots.py); tests/test_abuse.py turns it on for the server it starts.
+os.environ.setdefault("ATTENTION_LAB_SESSION_SHARE", "0")
 
 # Small enough to run in milliseconds; vocab_size stays the default (2048) because build()
 # attaches the shipped tokenizer, which has exactly that many tokens.

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from ui.lanes import Lane
+from ui.lanes import Budget, Lane
 
 
 def wait_until(cond, timeout=5.0):
@@ -98,3 +98,47 @@ def test_an_interrupted_run_comes_back_to_its_place():
     for th in (holder, b, c):
         th.join(5)
     assert [name for kind, name, *_ in log if kind == "in"] == ["a", "b", "c"]
+
+
+def test_a_session_over_its_share_waits_and_is_held_to_its_rate():
+    """A client firing runs without pause: after its burst, its runs are spaced so that it uses `rate`
+    CPU s per s, whatever it asks; another session is never charged for it."""
+    budget, clock, used = Budget(rate=0.25, burst=1.0, floor=0.02, cap=1.0), [0.0], [0.0]
+
+    def sleep(s: float) -> None:
+        clock[0] += s
+
+    for _ in range(200):  # each run uses 50 ms of CPU and asks for the next at once
+        with budget.spend("flood", sleep, lambda: clock[0], lambda: used[0]):
+            used[0] += 0.05
+    assert used[0] / clock[0] == pytest.approx(0.25, rel=0.15)  # 10 s of CPU took ~40 s: its share
+    assert budget.delay("student", clock[0]) == 0  # the others' buckets are their own
+
+
+def test_a_student_never_waits():
+    """Four changes a second at 30 ms of CPU each (more than a typist's live input) stay in budget."""
+    budget, clock, waited, used = Budget(rate=0.25, burst=3.0), [0.0], [], [0.0]
+    for _ in range(400):
+        clock[0] += 0.25
+        with budget.spend("student", waited.append, lambda: clock[0], lambda: used[0]):
+            used[0] += 0.03
+    assert waited == []
+
+
+def test_runs_are_charged_at_least_the_floor_and_at_most_the_cap():
+    budget = Budget(rate=1.0, burst=2.0, floor=0.1, cap=1.0)
+    budget.charge("a", 0.0, now=0.0)  # a run interrupted at once still costs its start
+    budget.charge("b", 30.0, now=0.0)  # a model's first load: not 30 s of debt
+    assert budget.delay("a", 0.0) == 0 and budget._balance["a"][0] == pytest.approx(1.9)
+    assert budget._balance["b"][0] == pytest.approx(1.0)
+    for _ in range(3):
+        budget.charge("c", 1.0, now=0.0)
+    assert budget.delay("c", 0.0) == pytest.approx(1.0)  # 1 s of debt at 1 CPU s per s
+
+
+def test_ended_sessions_are_forgotten():
+    budget = Budget(rate=1.0, burst=1.0, keep=10)
+    for i in range(11):
+        budget.charge(f"s{i}", 0.5, now=0.0)
+    budget.charge("late", 0.5, now=5.0)  # the others' buckets are full again by now
+    assert set(budget._balance) == {"late"}

@@ -1,7 +1,7 @@
 """A run lane: at most N page scripts in it at once; the others wait their turn, in order, knowing their place.
 
 Plain threading (no Streamlit), so its order and the places it reports are tested with threads
-(tests/test_lanes.py); ui/shell.run_slot puts a run in a lane and shows the place.
+(tests/test_lanes.py); ui/slots.run_slot puts a run in a lane and shows the place.
 """
 
 from __future__ import annotations
@@ -70,3 +70,46 @@ class Lane:
             with self._cond:
                 self._running -= 1
                 self._cond.notify_all()
+
+
+class Budget:
+    """Each session's share of the server, in CPU seconds its runs used: a bucket that fills at `rate`
+    (CPU s per s) up to `burst`. A session whose balance is below zero waits before its next run
+    (ui/slots.run_slot), holding no slot; meanwhile Streamlit folds its newer requests into one rerun.
+    So a client firing reruns without pause is served at its share, never by taking every slot,
+    and a student (a run of ~30 ms CPU on a change, a few changes a second at most) never waits.
+
+    Every run is charged at least `floor` (a run interrupted at once used little CPU but a start),
+    and at most `cap` (a model's first load is the server's work once, not the session's debt)."""
+
+    def __init__(self, rate: float, burst: float, floor: float = 0.02, cap: float = 1.0, keep: int = 2000):
+        self.rate, self.burst, self.floor, self.cap, self.keep = rate, burst, floor, cap, keep
+        self._lock = threading.Lock()
+        self._balance: dict[str, tuple[float, float]] = {}  # session -> (CPU s left, when it was computed)
+
+    def _now(self, key: str, now: float) -> float:
+        left, then = self._balance.get(key, (self.burst, now))
+        return min(self.burst, left + (now - then) * self.rate)
+
+    def delay(self, key: str, now: float) -> float:
+        """Seconds until this session's balance is back to zero (0: it may run now)."""
+        with self._lock:
+            return max(0.0, -self._now(key, now) / self.rate)
+
+    def charge(self, key: str, cpu_s: float, now: float) -> None:
+        with self._lock:
+            self._balance[key] = (self._now(key, now) - min(self.cap, max(self.floor, cpu_s)), now)
+            if len(self._balance) > self.keep:  # sessions that ended: drop those whose bucket is full again
+                self._balance = {k: v for k, v in self._balance.items() if self._now(k, now) < self.burst}
+
+    @contextlib.contextmanager
+    def spend(self, key: str, sleep: Callable[[float], None], clock: Callable[[], float],
+              cpu: Callable[[], float]) -> Iterator[None]:  # fmt: skip
+        """Wait (sleep) until the session may run, then charge the body's CPU time (cpu(): this thread's)."""
+        if (wait := self.delay(key, clock())) > 0:
+            sleep(wait)
+        start = cpu()
+        try:
+            yield
+        finally:
+            self.charge(key, cpu() - start, clock())

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gc
 import importlib.util
-import os
 import re
-import threading
-import time
 from typing import NoReturn
 
 import numpy as np
@@ -19,9 +15,10 @@ import models
 from models import checkpoints
 from models.tokenizer import BPETokenizer
 
-from . import charts, lanes, params, state, url
+from . import charts, params, state, url
 from .i18n import md, names, t
 from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
+from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, _run_slots, run_slot  # noqa: F401  (app.py, tests)
 
 EXAMPLES = {
     "decoder": [
@@ -87,66 +84,6 @@ BASE_CSS = """<style>
 </style>"""
 
 _gc_frozen = False
-
-# How many page scripts this server process runs at once; the others wait their turn. Streamlit
-# starts a thread per rerun, and Python runs one thread at a time (the GIL): with 40 sessions,
-# 25 threads took turns at the GIL and the kernel spent a third of the CPU switching between them
-# (bench/load.py: stime 0.46 of 1.22 cores). Queued here, they wait without costing anything.
-RUN_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_RUN_SLOTS", "2")))
-_run_slots = threading.Semaphore(RUN_SLOTS)
-# Runs with a published model ($ATTENTION_LAB_MODELS) take a second or more each: they have their own
-# lane, so a class's reruns on the toy models never wait behind them (bench/load.py --model).
-HEAVY_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_HEAVY_SLOTS", "1")))
-HEAVY = lanes.Lane(HEAVY_SLOTS)
-
-
-def heavy_run() -> bool:
-    """Whether this run's model is a published one (read after the URL is restored, before the sidebar)."""
-    return st.session_state.get("model") in params.local_models()
-
-
-@contextlib.contextmanager
-def run_slot(where):
-    """Hold a slot for a whole script run (released however the run ends: st.stop, st.rerun,
-    st.switch_page and errors are exceptions): one of the RUN_SLOTS, or for a published model one of
-    the HEAVY_SLOTS, telling in `where` (an st.empty drawn in every run) its place in the queue meanwhile."""
-    if not heavy_run():
-        st.session_state.pop("_queued_since", None)
-        with _run_slots:
-            yield
-        return
-    # Kept until the run starts: a run interrupted while queued (its student typed again) keeps its place.
-    since = st.session_state.setdefault("_queued_since", time.monotonic())
-    shown = False
-
-    def notice(place: int) -> None:
-        nonlocal shown
-        queue_notice(where, place)
-        shown = True
-
-    with HEAVY.hold(since, notice):
-        if shown:
-            where.empty()  # may raise (a newer run was asked for meanwhile): the place is kept
-        st.session_state.pop("_queued_since", None)
-        lower_this_thread()
-        yield
-
-
-HEAVY_NICE = 10  # a published model's run yields the CPU to toy-page runs (CFS weight 110 against 1024)
-
-
-def lower_this_thread() -> None:
-    """Run this script thread (Streamlit starts a new one for every run, and with one torch thread the
-    forward runs in it) at a lower CPU priority: a separate lane stops toy runs *waiting* for a 1 s
-    forward, but only priority stops them *sharing* the cores with it. Linux nice is per thread;
-    elsewhere, or where it is not allowed, nothing happens."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HEAVY_NICE)
-
-
-def queue_notice(where, place: int) -> None:
-    """The waiting run's place in the heavy lane (1 = next)."""
-    where.info(t("shell.queue", place=place, model=md(st.session_state.get("model")), slots=HEAVY_SLOTS))
 
 
 def freeze_gc_once() -> None:
@@ -246,7 +183,9 @@ def prompt_box(settings: state.Settings) -> None:
     live = live_typing(settings)
     # The examples in a pop-over beside the box, not in a row under it: a row pushed the figure down.
     box, more = st.columns([5, 1], vertical_alignment="bottom")
-    box.text_input(t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"))
+    box.text_input(
+        t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"), max_chars=url.MAX_PROMPT_CHARS
+    )  # cut on the server too: a client can send any size
     if not live:
         st.caption(t("prompt.on_enter"))
     prompt = st.session_state.get("prompt") or ""

@@ -1,4 +1,4 @@
-"""Run lanes in the app: a published model's runs wait in their own lane (ui/shell.HEAVY), saying their
+"""Run lanes in the app: a published model's runs wait in their own lane (ui/slots.HEAVY), saying their
 place, and toy-model pages never wait behind them."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from tests.models.hf.tiny import build
-from ui import lanes, shell
+from ui import lanes, shell, slots
 
 from .apptest import heatmaps, open_app
 
@@ -25,7 +25,7 @@ def busy_lane(models_dir, monkeypatch):
     """The heavy lane with its one slot taken by another student's run until `done` is set."""
     monkeypatch.setenv("ATTENTION_LAB_MODELS", str(models_dir))
     lane, started, done = lanes.Lane(1), threading.Event(), threading.Event()
-    monkeypatch.setattr(shell, "HEAVY", lane)
+    monkeypatch.setattr(slots, "HEAVY", lane)
 
     def other_run():
         with lane.hold(since=0):
@@ -53,12 +53,12 @@ def test_a_published_model_waits_its_turn_and_says_its_place(busy_lane, monkeypa
         threading.Timer(0.3, busy_lane.set).start()  # the other run ends a little later
         real_notice(where, place)
 
-    real_notice = shell.queue_notice
-    monkeypatch.setattr(shell, "queue_notice", notice)
+    real_notice = slots.queue_notice
+    monkeypatch.setattr(slots, "queue_notice", notice)
     at = open_app("explorer", model="tiny-qwen2")
     assert places == [1]
     assert heatmaps(at) and not any("Queued" in el.value for el in at.info)  # drawn; the notice cleared
-    assert shell.HEAVY.running() == 0 and shell.HEAVY.waiting() == 0
+    assert slots.HEAVY.running() == 0 and slots.HEAVY.waiting() == 0
 
 
 def test_the_queue_notice_speaks_the_links_language(busy_lane, monkeypatch):
@@ -69,6 +69,6 @@ def test_the_queue_notice_speaks_the_links_language(busy_lane, monkeypatch):
         shown.append(shell.t("shell.queue", place=place, model="m", slots=1))
         busy_lane.set()
 
-    monkeypatch.setattr(shell, "queue_notice", notice)
+    monkeypatch.setattr(slots, "queue_notice", notice)
     open_app("explorer", model="tiny-qwen2", lang="zh")
     assert len(shown) == 1 and "排队" in shown[0] and "第 1 位" in shown[0]

@@ -1,0 +1,109 @@
+"""Which script runs go at once, and who waits (app.py wraps every run in run_slot): a few run slots per
+process, a lane of their own for published models, first runs (tabs opened) through ARRIVALS, and a
+per-session share of the server (lanes.Budget). The queueing itself is plain threading in ui/lanes.py."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from . import lanes, params
+from .i18n import md, t
+
+# How many page scripts this server process runs at once; the others wait their turn. Streamlit
+# starts a thread per rerun, and Python runs one thread at a time (the GIL): with 40 sessions,
+# 25 threads took turns at the GIL and the kernel spent a third of the CPU switching between them
+# (bench/load.py: stime 0.46 of 1.22 cores). Queued here, they wait without costing anything.
+RUN_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_RUN_SLOTS", "2")))
+_run_slots = threading.Semaphore(RUN_SLOTS)
+# Runs with a published model ($ATTENTION_LAB_MODELS) take a second or more each: they have their own
+# lane, so a class's reruns on the toy models never wait behind them (bench/load.py --model).
+HEAVY_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_HEAVY_SLOTS", "1")))
+HEAVY = lanes.Lane(HEAVY_SLOTS)
+# A session's first run (a tab opened) takes one of these instead of a run slot: a client opening 100
+# tabs at once (or a class arriving) has this many first runs going at a time, and the sessions already
+# open keep every RUN_SLOT for their reruns.
+ARRIVAL_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_ARRIVAL_SLOTS", "1")))
+ARRIVALS = lanes.Lane(ARRIVAL_SLOTS)
+# Each session's share of the server, in CPU seconds of its runs per second (lanes.Budget): a student's
+# rerun uses ~30 ms of CPU, a few a second at most; a client firing reruns without pause is held to
+# this share (a quarter of one core), whatever it sends; it may first use 12 s of it (3 CPU s) at once.
+# 0 turns it off (the tests do: AppTest runs one session's scripts back to back, as a flood would).
+SESSION_SHARE = float(os.environ.get("ATTENTION_LAB_SESSION_SHARE", "0.25"))
+BUDGET = lanes.Budget(rate=SESSION_SHARE, burst=12 * SESSION_SHARE) if SESSION_SHARE > 0 else None
+
+
+def heavy_run() -> bool:
+    """Whether this run's model is a published one (read after the URL is restored, before the sidebar)."""
+    return st.session_state.get("model") in params.local_models()
+
+
+@contextlib.contextmanager
+def run_slot(where):
+    """Hold a slot for a whole script run (released however the run ends: st.stop, st.rerun,
+    st.switch_page and errors are exceptions): one of the RUN_SLOTS, or for a published model one of
+    the HEAVY_SLOTS, telling in `where` (an st.empty drawn in every run) its place in the queue meanwhile.
+    First, a session over its share of the server (BUDGET) waits; a session's first run takes one of
+    the ARRIVAL_SLOTS instead, so many tabs opened at once never take a slot from a class's reruns."""
+    share = contextlib.nullcontext()
+    if BUDGET is not None:
+        share = BUDGET.spend(session_key(), time.sleep, time.monotonic, time.thread_time)
+    with share:
+        if heavy_run():
+            with heavy_slot(where):
+                yield
+            return
+        st.session_state.pop("_queued_since", None)
+        lane = _run_slots
+        if not st.session_state.get("_served"):  # in the order the sessions first asked
+            lane = ARRIVALS.hold(st.session_state.setdefault("_arrived", time.monotonic()))
+        with lane:
+            st.session_state["_served"] = True
+            yield
+
+
+def session_key() -> str:
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else ""
+
+
+@contextlib.contextmanager
+def heavy_slot(where):
+    """One of the HEAVY_SLOTS, showing the place in the queue while waiting."""
+    # Kept until the run starts: a run interrupted while queued (its student typed again) keeps its place.
+    since = st.session_state.setdefault("_queued_since", time.monotonic())
+    shown = False
+
+    def notice(place: int) -> None:
+        nonlocal shown
+        queue_notice(where, place)
+        shown = True
+
+    with HEAVY.hold(since, notice):
+        if shown:
+            where.empty()  # may raise (a newer run was asked for meanwhile): the place is kept
+        st.session_state.pop("_queued_since", None)
+        lower_this_thread()
+        yield
+
+
+HEAVY_NICE = 10  # a published model's run yields the CPU to toy-page runs (CFS weight 110 against 1024)
+
+
+def lower_this_thread() -> None:
+    """Run this script thread (Streamlit starts a new one for every run, and with one torch thread the
+    forward runs in it) at a lower CPU priority: a separate lane stops toy runs *waiting* for a 1 s
+    forward, but only priority stops them *sharing* the cores with it. Linux nice is per thread;
+    elsewhere, or where it is not allowed, nothing happens."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HEAVY_NICE)
+
+
+def queue_notice(where, place: int) -> None:
+    """The waiting run's place in the heavy lane (1 = next)."""
+    where.info(t("shell.queue", place=place, model=md(st.session_state.get("model")), slots=HEAVY_SLOTS))
