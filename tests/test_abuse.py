@@ -20,6 +20,7 @@ import bench.browser_latency as bl
 from bench.abuse import BIG_PROMPT, backmsg, drain, training_children
 from bench.server_proc import cpu_s, start_server
 from bench.st_client import Session
+from tests import aio
 from ui import url
 
 
@@ -51,7 +52,7 @@ def test_a_one_megabyte_prompt_through_the_websocket_is_cut_and_answered(server)
         await s.ws.close()
         return s, errors
 
-    s, errors = asyncio.run(go())
+    s, errors = aio.run(go())
     assert not errors and "heatmap" in s.charts  # answered
     told = next(m for text in s.texts if (m := re.search(r"The prompt has (\d+) tokens", text)))
     assert 0 < int(told[1]) < url.MAX_PROMPT_CHARS  # the 10,000 characters read, not the 1,000,000 sent
@@ -80,7 +81,7 @@ def test_a_flood_of_reruns_gets_its_share_not_the_server(server):
         await s.ws.close()
         return sent, used
 
-    sent, cores = asyncio.run(go())
+    sent, cores = aio.run(go())
     assert sent > 500
     assert cores < 0.9, f"{cores:.2f} cores for {sent} reruns"
 
@@ -102,4 +103,4 @@ def test_a_thousand_train_clicks_start_one_run(server):
         await s.ws.close()
         return seen
 
-    assert len(asyncio.run(go())) == 1
+    assert len(aio.run(go())) == 1

@@ -17,6 +17,7 @@ import pytest
 
 from bench.st_client import Session
 from deploy.replicas import COOKIE, Replicas, haproxy_config
+from tests import aio
 
 ROOT = Path(__file__).resolve().parents[1]
 HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
@@ -61,7 +62,7 @@ def test_each_browser_stays_on_one_replica_and_browsers_reach_both(two):
             assert await s.load_page() == []
         return browsers
 
-    browsers = asyncio.run(main())
+    browsers = aio.run(main())
     for s in browsers:
         assert len(s.served) == 10 and len(set(s.served)) == 1, s.served  # every response names its replica
         assert s.cookies[COOKIE] == s.served[0]  # HAProxy's cookie names it too
@@ -79,7 +80,7 @@ def test_the_websocket_and_its_reconnect_run_on_the_cookies_replica(two):
         return errs + errs2, first, s.script_replica, set(s.served)
 
     for name in ("r1", "r2"):
-        errs, first, again, served = asyncio.run(main(name))
+        errs, first, again, served = aio.run(main(name))
         assert not errs and first == again == name and served == {name}  # app.py's About text: the script's replica
 
 
@@ -89,7 +90,7 @@ def test_the_access_log_holds_paths_without_query_strings(two):
         for path in (f"/guides?teach={SECRET}", f"/explorer?prompt={SECRET}&lang=en", f"/?join={SECRET}"):
             assert (await s.get(path))[0] == 200
 
-    asyncio.run(main())
+    aio.run(main())
     log = two.log_dir / "haproxy.log"
     deadline = time.monotonic() + 5
     while "GET /guides" not in log.read_text() and time.monotonic() < deadline:
@@ -101,7 +102,7 @@ def test_the_access_log_holds_paths_without_query_strings(two):
 
 def test_a_killed_replica_is_out_within_seconds_and_its_browsers_go_to_the_other(two):
     assert two.states() == {"r1": "UP", "r2": "UP"}
-    victims = asyncio.run(browser(two.port))
+    victims = aio.run(browser(two.port))
     name = victims.served[0]
     other = ({"r1", "r2"} - {name}).pop()
     two.kill(name, signal.SIGKILL)
@@ -110,7 +111,7 @@ def test_a_killed_replica_is_out_within_seconds_and_its_browsers_go_to_the_other
         time.sleep(0.1)
     out = time.monotonic() - t0
     assert two.states()[name] == "DOWN" and out < 4, f"{name} still {two.states()[name]} after {out:.1f} s"
-    asyncio.run(victims.load_page())  # its cookie names the dead replica: the proxy sends it on
+    aio.run(victims.load_page())  # its cookie names the dead replica: the proxy sends it on
     assert victims.served[-1] == other and victims.cookies[COOKIE] == other
     assert two.states()[other] == "UP"
 
