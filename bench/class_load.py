@@ -68,6 +68,15 @@ why = {{ en = "Because.", zh = "因为。" }}
     return 'title = { en = "Bench class", zh = "基准课堂" }\n' + "".join(steps)
 
 
+def a_class(tmp: Path, url: str):
+    """The bench lesson written to tmp/guides and a class started for it in the database at url: (the
+    class, the teacher's token, the environment a server needs to serve it)."""
+    (tmp / "guides").mkdir(exist_ok=True)
+    (tmp / "guides" / "bench-class.toml").write_text(lesson_toml(), encoding="utf-8")
+    info, token = Store(url).start_class("bench-class", STEPS)
+    return info, token, {"ATTENTION_LAB_DB": url, "ATTENTION_LAB_GUIDES": str(tmp / "guides")}
+
+
 def trigger(session: Session, key: str) -> WidgetState:
     return WidgetState(id=session.widgets[key][1].id, trigger_value=True)
 
@@ -176,14 +185,11 @@ def pct95(xs: list[float]) -> float:
 def run(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="attention-lab-class-") as tmp_name:
         tmp = Path(tmp_name)
-        (tmp / "guides").mkdir()
-        (tmp / "guides" / "bench-class.toml").write_text(lesson_toml(), encoding="utf-8")
         with database(args.replicas, tmp) as (url, db_label):
-            store = Store(url)
-            info, _ = store.start_class("bench-class", STEPS)
-            other, token = store.start_class("bench-class", STEPS)  # the teacher view's class
-            fill(store, other.code, args.teacher_students)
-            os.environ["ATTENTION_LAB_GUIDES"], os.environ["ATTENTION_LAB_DB"] = str(tmp / "guides"), url
+            info, _, env = a_class(tmp, url)
+            other, token, _ = a_class(tmp, url)  # the teacher view's class
+            fill(Store(url), other.code, args.teacher_students)
+            os.environ.update(env)
             servers, ports = [], [bl.free_port() for _ in range(args.replicas)]
             try:
                 for k, port in enumerate(ports):

@@ -261,16 +261,12 @@ def class_db_restart() -> tuple[bool, str]:
 
     from bench import class_load as cl
     from bench.pg_cluster import cluster
-    from store import Store
     from store.engine import normalize_url
     from store.schema import events
 
     with tempfile.TemporaryDirectory() as tmp_name, cluster() as pg:
         tmp = Path(tmp_name)
-        (tmp / "guides").mkdir()
-        (tmp / "guides" / "bench-class.toml").write_text(cl.lesson_toml(), encoding="utf-8")
-        info, _ = Store(pg.url).start_class("bench-class", cl.STEPS)
-        env = {"ATTENTION_LAB_DB": pg.url, "ATTENTION_LAB_GUIDES": str(tmp / "guides")}
+        info, _, env = cl.a_class(tmp, pg.url)
         with server(tmp, "class", **env) as (port, _):
 
             async def answer(s: Session) -> tuple[bool, bool, list[str]]:

@@ -53,14 +53,10 @@ async def rerun_or_reconnect(s: Session) -> tuple[bool, list[str]]:
 def replica_killed() -> tuple[bool, str]:
     """A replica SIGKILLed mid-class: only its sessions reconnect, to their view; its students rejoin."""
     from bench.pg_cluster import cluster
-    from store import Store
 
     with tempfile.TemporaryDirectory() as tmp_name, cluster() as pg:
         tmp = Path(tmp_name)
-        (tmp / "guides").mkdir()
-        (tmp / "guides" / "bench-class.toml").write_text(cl.lesson_toml(), encoding="utf-8")
-        info, _ = Store(pg.url).start_class("bench-class", cl.STEPS)
-        env = {"ATTENTION_LAB_DB": pg.url, "ATTENTION_LAB_GUIDES": str(tmp / "guides")}
+        info, _, env = cl.a_class(tmp, pg.url)
         with Replicas(3, log_dir=tmp / "logs", env={**os.environ, **env}) as r:
 
             async def join(i: int) -> Session:
