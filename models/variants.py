@@ -213,6 +213,7 @@ class Job:
     started: float = field(default_factory=time.time)
     unsaved: str = ""  # why the trained weights could not be saved in the cache (then Jobs.kept holds them)
     elsewhere: bool = False  # another process (another replica on a shared cache) trains it: this one waits
+    reused: bool = False  # the entry another process saved meanwhile was used: this job trained nothing
 
     @property
     def progress(self) -> float:
@@ -295,6 +296,7 @@ class Jobs(ChildJobs[Job]):
             job.unsaved = msg.get("unsaved") or job.unsaved
         elif "done" in msg:
             job.history = History(**msg["history"])
+            job.reused = bool(msg.get("reused"))
             with self.lock:
                 self.trained.add(job.key)
 
