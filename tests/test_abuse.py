@@ -28,7 +28,7 @@ from ui import url
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("abuse")
     port, saved = bl.free_port(), dict(os.environ)
-    os.environ["ATTENTION_LAB_SESSION_SHARE"] = "0.25"  # the deployed default (tests/conftest.py turns it off)
+    os.environ["ATTENTION_LAB_SESSION_SHARE"] = "0.25"  # as a public server would set it (the default is off)
     try:
         with open(tmp / "server.log", "wb") as log:
             proc, _ = start_server(port, str(tmp / "cache"), log, 1)
