@@ -1,0 +1,105 @@
+"""A per-connection message rate before Streamlit acts on a message (issue 21: one client must not make
+the others wait). Streamlit handles every message a browser sends on its one event loop: a rerun request
+is folded into the session's next run, about 0.7 ms of the interpreter each, so a client firing 1,300
+reruns a second took most of the GIL and 39 other sessions starved (docs/deploy.md, "A misbehaving
+client"). Here each session may send BURST messages at once and RATE a second after that; above it, a
+message waits, and a newer one of the same kind replaces it (a rerun request carries the whole widget
+state, so the newest is the one that counts). A student (a few messages a second, a rerun each time a
+widget changes) never reaches it. Per session, never per address: a class behind one NAT is not one client.
+
+Streamlit has no hook for this, so `install` wraps `Runtime.handle_backmsg` (called on the event loop for
+every parsed message) and `Runtime.disconnect_session` once per process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass, field
+
+from streamlit.runtime.runtime import Runtime, RuntimeStoppedError
+
+RATE = float(os.environ.get("ATTENTION_LAB_MSG_RATE", "10"))  # messages a second, after the burst
+BURST = float(os.environ.get("ATTENTION_LAB_MSG_BURST", "30"))  # a double-click, a burst of typing
+
+
+@dataclass
+class Bucket:
+    """One session's token bucket and the messages waiting for a token, the newest of each kind."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0  # full at the first message
+    at: float = 0.0
+    waiting: dict = field(default_factory=dict)  # kind -> (message, client), in order of first arrival
+    timer: object | None = None
+
+    def take(self, now: float) -> bool:
+        """Spend a token if there is one (refilled at `rate` since the last call, up to `burst`)."""
+        self.tokens = self.burst if self.tokens < 0 else min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def wait_s(self) -> float:
+        """How long until the next token."""
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+
+def kind(msg) -> tuple:
+    """What a newer message replaces: a rerun of the same fragment (or the whole page), or the same type."""
+    which = msg.WhichOneof("type")
+    return (which, msg.rerun_script.fragment_id) if which == "rerun_script" else (which,)
+
+
+_buckets: dict[str, Bucket] = {}
+_original: dict[str, object] = {}
+dropped = 0  # messages replaced by a newer one of their kind, for the tests and bench/abuse.py
+
+
+def install(rate: float = RATE, burst: float = BURST, clock=time.monotonic) -> None:
+    """Wrap the runtime's message handling once per process (app.py calls this on every run)."""
+    if "handle_backmsg" in _original or rate <= 0:
+        return
+    _original["handle_backmsg"] = handle = Runtime.handle_backmsg
+    _original["disconnect_session"] = disconnect = Runtime.disconnect_session
+
+    def handle_backmsg(self, session_id, msg, *, client=None):
+        global dropped
+        bucket = _buckets.setdefault(session_id, Bucket(rate, burst))
+        if not bucket.waiting and bucket.take(clock()):
+            return handle(self, session_id, msg, client=client)
+        key = kind(msg)
+        dropped += key in bucket.waiting
+        bucket.waiting.pop(key, None)  # the newer one goes last: kept in the order they were asked
+        bucket.waiting[key] = (msg, client)
+        if bucket.timer is None:
+            bucket.timer = asyncio.get_running_loop().call_later(bucket.wait_s(), release, self, session_id)
+
+    def release(runtime, session_id) -> None:
+        """Hand the waiting messages to Streamlit as tokens allow, then come back for the rest."""
+        bucket = _buckets.get(session_id)
+        if bucket is None:
+            return
+        bucket.timer = None
+        while bucket.waiting and bucket.take(clock()):
+            key = next(iter(bucket.waiting))
+            msg, client = bucket.waiting.pop(key)
+            try:
+                handle(runtime, session_id, msg, client=client)
+            except RuntimeStoppedError:  # the server stopping: nothing to hand it to
+                bucket.waiting.clear()
+                return
+        if bucket.waiting:
+            bucket.timer = asyncio.get_running_loop().call_later(bucket.wait_s(), release, runtime, session_id)
+
+    def disconnect_session(self, session_id, *, client=None):
+        bucket = _buckets.pop(session_id, None)
+        if bucket is not None and bucket.timer is not None:
+            bucket.timer.cancel()
+        return disconnect(self, session_id, client=client)
+
+    Runtime.handle_backmsg = handle_backmsg
+    Runtime.disconnect_session = disconnect_session
