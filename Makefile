@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # stamp's name changed again for haproxy, so that set-ups made before add it once too)
 BROWSER := $(VENV)/.system-packages-haproxy
 
-.PHONY: setup browser run replicas test lint weights bench clean
+.PHONY: setup browser run dev replicas test lint weights bench clean
 
 # torch first and alone: PyPI's Linux wheel is the CUDA build (several GB of nvidia-* wheels), so it
 # comes from PyTorch's CPU index when a 5-second probe reaches it (--index-url for torch only, never
@@ -60,6 +60,9 @@ browser: $(BROWSER)
 # sessions: +17% with the default, flat with 2 arenas, at the same speed). Also in the Dockerfile.
 run: setup  ## serve the app on http://localhost:8501 with the shipped models
 	MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py --server.port 8501 --server.headless true --browser.gatherUsageStats false
+
+dev: setup  ## as `make run`, reloading the page when a source file is saved (the file watcher slows start-up)
+	MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py --server.port 8501 --server.headless true --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
 
 # N replicas behind HAProxy (deploy/replicas.py, deploy/haproxy.cfg): http://localhost:8500 for the class,
 # each browser kept on its replica by HAProxy's cookie; Ctrl-C stops all of them. Needs Debian's haproxy

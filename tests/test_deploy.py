@@ -28,6 +28,7 @@ def test_deploy_settings_are_streamlit_options():
     assert settings["server"]["fileWatcherType"] == "none"
     dev = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert dev["runner"] == settings["runner"]  # the measured GC setting holds in both
+    assert dev["server"]["fileWatcherType"] == "none"  # make run: the watcher cost 1-3 s of cold start
 
 
 def test_every_way_to_start_the_server_limits_malloc_arenas():
