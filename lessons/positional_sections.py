@@ -7,7 +7,7 @@ import streamlit as st
 import models
 import viz
 from models import analysis
-from models.positional import pair_frequencies, rope_rotate, rope_score_grid, sinusoidal_table
+from models.positional import pair_frequencies, rope_pair, sinusoidal_table
 from ui import charts, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
@@ -45,9 +45,8 @@ def rope(fig_scale: float) -> None:
     rng = np.random.default_rng(7)  # one fixed q and k, so moving a slider moves only the positions
     q, kv = rng.normal(size=d_rope), rng.normal(size=d_rope)
     theta = pair_frequencies(d_rope)
-    rq = rope_rotate(q[None], np.array([qm]))[0]
-    rk = rope_rotate(kv[None], np.array([kn]))[0]
-    shifted = rope_rotate(q[None], np.array([qm + 10]))[0] @ rope_rotate(kv[None], np.array([kn + 10]))[0]
+    pair = rope_pair(q, kv, qm, kn)
+    rq, rk = pair["rq"], pair["rk"]
     arrows = [
         Arrow(q[0], q[1], "q", viz.HEAD_COLORS[0], dash="dot"),
         Arrow(rq[0], rq[1], f"q, m={qm}", viz.HEAD_COLORS[0]),
@@ -66,28 +65,21 @@ def rope(fig_scale: float) -> None:
         ),
         key="rope_plane",
     )
-    grid = rope_score_grid(q, kv, 64)
-    charts.plot(
-        c2,
-        signed_map(
-            fig_scale, grid, t("positional.rope_grid"), t("positional.key_pos"), t("positional.query_pos"), "q·k"
-        ),
-        key="rope_grid",
-    )
-    rope_spread = max(float(np.ptp(np.diagonal(grid, o))) for o in range(-63, 64))
+    axes = t("positional.key_pos"), t("positional.query_pos")
+    charts.plot(c2, signed_map(fig_scale, pair["grid"], t("positional.rope_grid"), *axes, "q·k"), key="rope_grid")
     st.markdown(
         t(
             "positional.rope_numbers",
             m=qm,
             n=kn,
-            dot=f"{rq @ rk:.6f}",
+            dot=f"{pair['dot']:.6f}",
             m2=qm + 10,
             n2=kn + 10,
-            dot2=f"{shifted:.6f}",
+            dot2=f"{pair['moved']:.6f}",
             plain=f"{q @ kv:.6f}",
             norm_q=f"{np.linalg.norm(q):.6f}",
             norm_rq=f"{np.linalg.norm(rq):.6f}",
-            spread=f"{rope_spread:.1e}",
+            spread=f"{pair['spread']:.1e}",
             d=d_rope,
         )
     )

@@ -73,6 +73,17 @@ def rope_score_grid(q: np.ndarray, k: np.ndarray, n_positions: int, base: float 
     return qs @ ks.T
 
 
+def rope_pair(q: np.ndarray, k: np.ndarray, m: int, n: int, shift: int = 10, n_positions: int = 64) -> dict:
+    """The RoPE section's numbers for q at position m and k at n: the rotated vectors, their dot product and
+    the same pair moved `shift` positions on (equal: only n - m counts), and the [P, P] score grid with the
+    largest spread along any of its diagonals (float rounding only)."""
+    rq, rk = rope_rotate(q[None], np.array([m]))[0], rope_rotate(k[None], np.array([n]))[0]
+    moved = rope_rotate(q[None], np.array([m + shift]))[0] @ rope_rotate(k[None], np.array([n + shift]))[0]
+    grid = rope_score_grid(q, k, n_positions)
+    spread = max(float(np.ptp(np.diagonal(grid, o))) for o in range(1 - n_positions, n_positions))
+    return {"rq": rq, "rk": rk, "dot": float(rq @ rk), "moved": float(moved), "grid": grid, "spread": spread}
+
+
 def rope_inv_freq(
     d_head: int, base: float = ROPE_BASE, llama3: tuple[float, float, float, int] | None = None
 ) -> torch.Tensor:

@@ -211,3 +211,17 @@ def test_recipe_shares_converge_to_15_and_80_10_10():
     assert abs(shares["chosen"][-1] - 0.15) < 0.01
     assert abs(shares["mask"][-1] - 0.8) < 0.02 and abs(shares["random"][-1] - 0.1) < 0.015
     assert abs(shares["mask"][-1] + shares["random"][-1] + shares["keep"][-1] - 1) < 1e-12
+
+
+def test_rope_pair_depends_only_on_the_offset():
+    """The RoPE section's numbers (models.positional.rope_pair): moving both positions on leaves q·k as it
+    was, rotation keeps lengths, and every diagonal of the score grid is constant to float rounding."""
+    from models.positional import rope_pair
+
+    rng = np.random.default_rng(3)
+    q, k = rng.normal(size=32), rng.normal(size=32)
+    pair = rope_pair(q, k, 5, 17)
+    assert abs(pair["dot"] - pair["moved"]) < 1e-9
+    assert abs(np.linalg.norm(pair["rq"]) - np.linalg.norm(q)) < 1e-12
+    assert pair["grid"].shape == (64, 64) and pair["spread"] < 1e-9
+    assert abs(pair["grid"][5, 17] - pair["dot"]) < 1e-9
