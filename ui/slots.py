@@ -34,8 +34,8 @@ ARRIVALS = lanes.Lane(ARRIVAL_SLOTS)
 # rerun uses ~30 ms of CPU, a few a second at most; a client firing reruns without pause is held to
 # this share (a quarter of one core), whatever it sends; it may first use 12 s of it (3 CPU s) at once.
 # Off by default (0): a student typing on a 256-token page runs ~150 ms of CPU every 250 ms, over a quarter
-# core, and was slowed 4x after the burst (bench/rerun_speed.py). Set it (e.g. 0.25) on a public server;
-# the right per-connection bound is a message rate before Streamlit (docs/deploy.md, not done yet).
+# core, and was slowed 4x after the burst (bench/rerun_speed.py). A flood of reruns is bounded before it
+# gets here, by each session's message rate (ui/inbox.py); set this too (e.g. 0.25) on a public server.
 SESSION_SHARE = float(os.environ.get("ATTENTION_LAB_SESSION_SHARE", "0"))
 BUDGET = lanes.Budget(rate=SESSION_SHARE, burst=12 * SESSION_SHARE) if SESSION_SHARE > 0 else None
 
