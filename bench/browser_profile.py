@@ -317,7 +317,7 @@ def run(rounds: int, per_round: int, keep: Path | None) -> dict[str, list[dict]]
                     for i in range(per_round):
                         ws = pair[(i + r * per_round) % 2]
                         traced = traced_enter(browser, pages[name], frames[name], ws, previous[name], keep)
-                        out[name].append(traced)
+                        out[name].append({**traced, "round": r})
                         previous[name] = ws
                 print(f"round {r + 1}/{rounds}: explorer {out['explorer'][-1]['wall']:.0f} ms, "
                       f"bare {out['bare'][-1]['wall']:.0f} ms", file=sys.stderr)  # fmt: skip
@@ -355,8 +355,10 @@ def report(out: dict[str, list[dict]], load_before: str, load_after: str) -> dic
         a, b = median(ex, key), median(bare, key)
         summary[key] = {"explorer": round(a, 1), "bare": round(b, 1)}
         print(f"| {key.replace('_', ' ')} | {a:.4g} | {b:.4g} | |")
-    ratios = [a["wall"] / b["wall"] for a, b in zip(ex, bare, strict=True)]
-    print(f"\nratio Explorer/bare per round (traced): median {statistics.median(ratios):.2f}, "
+    rounds = sorted({row["round"] for row in ex})
+    ratios = [median([x for x in ex if x["round"] == r], "wall") / median([x for x in bare if x["round"] == r], "wall")
+              for r in rounds]  # fmt: skip
+    print(f"\nratio Explorer/bare per round (medians of each round, traced): median {statistics.median(ratios):.2f}, "
           f"range {min(ratios):.2f}-{max(ratios):.2f}")  # fmt: skip
     print(f"load average before {load_before}, after {load_after} on {os.cpu_count()} CPUs")
     return {"rounds": len(ratios), "ratio_median": round(statistics.median(ratios), 3), "median_ms": summary}
