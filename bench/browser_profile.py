@@ -236,7 +236,7 @@ def timeline(frames: list[dict], lo: float, hi: float) -> tuple[dict[str, float]
 
 
 def traced_enter(browser, page: Page, frames: list, ws: list[str], previous: list[str], keep: Path | None) -> dict:
-    """One Enter -> heatmap under a Chromium trace; the breakdown, the timeline and Plotly's redraw count."""
+    """One Enter -> heatmap under a Chromium trace: the main-thread breakdown, the timeline and the counts."""
     page.evaluate("() => { window.__bench.t0 = null; performance.clearMarks(); }")
     page.evaluate(SEEN_PLOTS_JS)
     box = page.get_by_role("textbox", name="Prompt")
