@@ -25,7 +25,7 @@ from bench.abuse import BIG_PROMPT, backmsg, drain, training_children
 from bench.server_proc import cpu_s, start_server
 from bench.st_client import Session
 from tests import aio
-from ui import url
+from ui import inbox, url
 
 
 @pytest.fixture(scope="module")
@@ -58,22 +58,23 @@ def test_a_one_megabyte_prompt_through_the_websocket_is_cut_and_answered(server)
     assert len(s.query) < 2 * url.MAX_URL_TEXT_BYTES  # and the link stays short
 
 
-def test_a_flood_of_reruns_is_held_to_the_message_rate_and_ends_on_its_last_prompt(server):
+def test_a_flood_of_reruns_is_read_at_the_connection_rate_and_still_answered(server):
     """Reruns fired without waiting for 6 s, each with a new prompt (the defaults: no session share, the
-    message rate of ui/inbox.py): the server's CPU stays well below the full core the flood took before
-    the rate (1.03 cores measured; 0.30 with it), another session's reruns meanwhile stay quick (before:
-    one rerun in 6 s, taking 8.7 s), and the page ends on the flood's last prompt (the newest waiting
-    rerun replaces the older ones, it is not dropped)."""
+    rates of ui/inbox.py): the server's CPU stays well below the full core the flood took before the rates
+    (1.03 cores measured; 0.2-0.6 with them), another session's reruns meanwhile stay quick (before: one
+    rerun in 6 s, taking 8.7 s), and the flooding page is still answered, in order, with prompts read at
+    no more than the connection's read rate (the rest wait in the socket: TCP slows the sender)."""
     port, pid = server
     seconds = 6.0
 
-    async def go() -> tuple[int, float, list[float], str, str]:
+    async def go() -> tuple[int, float, list[float], str, float]:
         s, other = Session(port, "explorer", seed=1), Session(port, "explorer", seed=2)
         await s.open()
         await other.open()
         box, shown = s.widgets["prompt"][1].id, {"query": ""}
         reader = asyncio.create_task(watch_query(s, shown))
-        cpu0, end, sent, times = cpu_s(pid), time.monotonic() + seconds, 0, []
+        cpu0, start, sent, times = cpu_s(pid), time.monotonic(), 0, []
+        end = start + seconds
 
         async def polite() -> None:
             while time.monotonic() < end:
@@ -87,21 +88,19 @@ def test_a_flood_of_reruns_is_held_to_the_message_rate_and_ends_on_its_last_prom
             await asyncio.sleep(0.001)
         used = (cpu_s(pid) - cpu0) / seconds
         await polite_task
-        last = f"the cat number {sent}"
-        for _ in range(100):  # the waiting rerun is let through within a fraction of a second
-            if urllib.parse.parse_qs(shown["query"]).get("prompt") == [last]:
-                break
-            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)  # the run of the newest prompt read by now
+        query, elapsed = shown["query"], time.monotonic() - start
         reader.cancel()
         await s.ws.close()
         await other.ws.close()
-        return sent, used, times, shown["query"], last
+        return sent, used, times, query, elapsed
 
-    sent, cores, times, query, last = aio.run(go())
+    sent, cores, times, query, elapsed = aio.run(go())
     assert sent > 1000
-    assert cores < 0.6, f"{cores:.2f} cores for {sent} reruns"
+    assert cores < 0.7, f"{cores:.2f} cores for {sent} reruns"
     assert len(times) >= 8 and statistics.median(times) < 500, times  # one every 0.5 s, each answered
-    assert urllib.parse.parse_qs(query).get("prompt") == [last], query
+    shown = int(urllib.parse.parse_qs(query)["prompt"][0].rsplit(" ", 1)[1])
+    assert inbox.READ_RATE * seconds / 2 < shown <= inbox.READ_RATE * (elapsed + 1) + 10, (shown, sent, elapsed)
 
 
 async def watch_query(s: Session, shown: dict) -> None:

@@ -8,7 +8,8 @@ state, so the newest is the one that counts). A student (a few messages a second
 widget changes) never reaches it. Per session, never per address: a class behind one NAT is not one client.
 
 Streamlit has no hook for this, so `install` wraps `Runtime.handle_backmsg` (called on the event loop for
-every parsed message) and `Runtime.disconnect_session` once per process."""
+every parsed message), `Runtime.disconnect_session` and Starlette's `WebSocket.receive_bytes` (Streamlit's
+one websocket reads its messages with it) once per process."""
 
 from __future__ import annotations
 
@@ -17,10 +18,15 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from starlette.websockets import WebSocket
 from streamlit.runtime.runtime import Runtime, RuntimeStoppedError
 
 RATE = float(os.environ.get("ATTENTION_LAB_MSG_RATE", "10"))  # messages a second, after the burst
 BURST = float(os.environ.get("ATTENTION_LAB_MSG_BURST", "30"))  # a double-click, a burst of typing
+# Reading itself (uvicorn's frame parsing, Streamlit's protobuf parse: ~27 us a message) is bounded too:
+# a connection is read at most READ_RATE messages a second. Not read, a message stays in the socket:
+# uvicorn stops reading a connection until its last message is taken, so TCP slows the sender down.
+READ_RATE = 10 * RATE
 
 
 @dataclass
@@ -101,5 +107,13 @@ def install(rate: float = RATE, burst: float = BURST, clock=time.monotonic) -> N
             bucket.timer.cancel()
         return disconnect(self, session_id, client=client)
 
+    async def receive_bytes(self) -> bytes:
+        bucket = self.scope.setdefault("attention_lab.read", Bucket(READ_RATE, READ_RATE))  # one connection's
+        while not bucket.take(clock()):
+            await asyncio.sleep(bucket.wait_s())
+        return await read(self)
+
+    read = WebSocket.receive_bytes
     Runtime.handle_backmsg = handle_backmsg
     Runtime.disconnect_session = disconnect_session
+    WebSocket.receive_bytes = receive_bytes
