@@ -8,7 +8,7 @@ import streamlit as st
 import viz
 from lessons.explorer_sinks import sinks
 from models.analysis import attention_rollout, value_weighted
-from ui import charts, controls, shell, state
+from ui import charts, controls, shell, state, url
 from ui.i18n import names, t, viz_labels
 from ui.loaders import greedy_target, trace
 from ui.params import AGGREGATES, VIEWS, WEIGHTINGS
@@ -26,7 +26,9 @@ if model.config.arch == "encoder-decoder":
     if st.session_state.get("_target_for") != source or st.session_state.get("target") is None:
         st.session_state["_target_for"] = source  # pre-filled with the model's own greedy translation
         st.session_state["target"] = greedy_target(settings.model, settings.weights, text)
-    target = st.text_input(t("explorer.target"), key="target", live=True, help=t("explorer.target_help"))
+    target = st.text_input(
+        t("explorer.target"), key="target", live=True, max_chars=url.MAX_PROMPT_CHARS, help=t("explorer.target_help")
+    )
     shell.track("target")
 tr = trace(settings.model, settings.weights, text, target)
 

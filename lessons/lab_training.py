@@ -7,7 +7,7 @@ import streamlit as st
 import models
 import viz
 from models import variants
-from ui import charts, shell
+from ui import charts, shell, slots
 from ui.i18n import md, t
 from ui.loaders import lab_model, with_status
 
@@ -46,7 +46,7 @@ def training_panel(
         return
     if job is not None and job.state == "running":
 
-        @st.fragment(run_every=POLL_SECONDS)
+        @slots.fragment(run_every=POLL_SECONDS)
         def live() -> None:
             if job.state != "running":  # finished, failed or stopped: redraw the whole page once
                 st.rerun(scope="app")

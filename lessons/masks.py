@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from ui import charts, controls, shell, state
+from ui import charts, controls, shell, state, url
 from ui.i18n import md, t, viz_labels
 from ui.loaders import trace, trace_ids
 from ui.params import MAX_PAD
@@ -62,7 +62,7 @@ st.header(t("masks.perturb_title"))
 st.markdown(t("masks.perturb_intro"))
 c1, c2 = st.columns(2)
 c1.selectbox(t("masks.position"), list(range(n)), format_func=lambda i: f"{i} {base.tokens[i]}", key="pos")
-c2.text_input(t("masks.word"), key="word")
+c2.text_input(t("masks.word"), key="word", max_chars=url.MAX_WORD_CHARS)
 shell.track("pos", "word")
 pos, word = st.session_state["pos"], st.session_state["word"] or ""
 new = model.tokenizer.encode((" " if base.tokens[pos].startswith("␣") else "") + word.strip())

@@ -7,7 +7,7 @@ from lessons.posttrain_results import answers_section, generations_section, resu
 from models import posttrain as P
 from models import posttrain_run
 from models.variants import cache_root
-from ui import shell, state
+from ui import shell, slots, state
 from ui.i18n import md, t
 from ui.loaders import posttrain_entry, posttrain_runner, with_status
 
@@ -48,7 +48,7 @@ job = runner.job if runner.job is not None and runner.job.key == key else None
 if not runner.done(key):
     if job is not None and job.state == "running":
 
-        @st.fragment(run_every=POLL_SECONDS)
+        @slots.fragment(run_every=POLL_SECONDS)
         def live() -> None:
             if job.state != "running":  # finished, failed or stopped: redraw the whole page once
                 st.rerun(scope="app")

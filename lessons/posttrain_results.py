@@ -109,16 +109,13 @@ def generations_section(results: dict, held: list[P.Pair]) -> None:
 
 def answers_section(root: str, key: str, default: str) -> None:
     """The student's own story and question: each stage's greedy answer. Any text is accepted (it is
-    only tokenized and run); an empty box says what to type, a long one is cut."""
+    only tokenized and run); an empty box says what to type; the box holds MAX_CHARS, a longer value is cut."""
     st.subheader(t("posttrain.own_title"))
     st.session_state.setdefault("pt_prompt", default)
-    text = st.text_input(t("posttrain.own_label"), key="pt_prompt")
+    text = st.text_input(t("posttrain.own_label"), key="pt_prompt", max_chars=MAX_CHARS)
     if not text.strip():
         st.info(t("posttrain.own_empty"))
         return
-    if len(text) > MAX_CHARS:
-        st.caption(t("posttrain.own_cut", n=MAX_CHARS))
-        text = text[:MAX_CHARS]
     got = posttrain_answers(root, key, text)
     stage_col, answer_col = t("posttrain.col_stage"), t("posttrain.col_answer")
     rows = [{stage_col: t(f"posttrain.stage_{s}"), answer_col: shell.code_span(got[s])} for s in P.STAGES]

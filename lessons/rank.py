@@ -6,7 +6,7 @@ import streamlit as st
 import viz
 from lessons.rank_toys import exact_text, pitfall, toy
 from models.experiments import sweep_verdict
-from ui import charts, controls, shell, state
+from ui import charts, controls, shell, slots, state
 from ui.i18n import names, t
 from ui.loaders import head_rank_report, rank_sweep, with_status
 from ui.params import DTYPES, SWEEP_INPUTS, TOLERANCES
@@ -131,7 +131,7 @@ def all_heads(dtype: str, tol: float | None) -> None:
 
 
 # ---------------------------------------------------------------- the sweep over lengths
-@st.fragment
+@slots.fragment
 def sweep() -> None:
     """Its own fragment: changing the sweep's inputs reruns only this section."""
     st.header(t("rank.sweep_title"))

@@ -6,7 +6,7 @@ import streamlit as st
 
 import viz
 from models import analysis
-from ui import charts, shell, state
+from ui import charts, shell, slots, state
 from ui.i18n import names, t
 from ui.params import DTYPES, PIT_SIGMAS, TOY_MASKS
 
@@ -16,7 +16,7 @@ def exact_text(r: analysis.RankReport) -> str:
 
 
 # ---------------------------------------------------------------- the float32 pitfall, reproduced
-@st.fragment
+@slots.fragment
 def pitfall() -> None:
     """Random q, k (no model): the case where a naive matrix_rank rates causal below bidirectional."""
     st.header(t("rank.pit_title"))

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from ui import charts, shell, state
+from ui import charts, shell, state, url
 from ui.i18n import t
 from ui.loaders import sentence_embeddings
 
@@ -14,7 +14,13 @@ settings = state.current()
 model = shell.model_or_stop(settings, "minilm", always="similarity.always_minilm")
 st.markdown(t("similarity.intro"))
 state.ensure("sentences")
-st.text_area(t("similarity.sentences"), key="sentences", height=170, help=t("similarity.sentences_help"))
+st.text_area(
+    t("similarity.sentences"),
+    key="sentences",
+    height=170,
+    max_chars=url.MAX_SENTENCES_CHARS,
+    help=t("similarity.sentences_help"),
+)
 shell.track("sentences")
 lines = [s.strip() for s in (st.session_state["sentences"] or "").splitlines() if s.strip()]
 if len(lines) < 2:

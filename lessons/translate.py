@@ -7,7 +7,7 @@ import streamlit as st
 
 import viz
 from models.experiments import top_probs
-from ui import charts, controls, shell, state
+from ui import charts, controls, shell, state, url
 from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
 
@@ -25,6 +25,7 @@ st.text_input(
     t("translate.source_real" if real else "translate.source"),
     key="source",
     live=True,
+    max_chars=url.MAX_PROMPT_CHARS,
     help=None if real else t("translate.source_help"),
 )
 shell.track("source")
@@ -113,7 +114,9 @@ greedy_text = model.tokenizer.decode([s.token_id for s in steps if s.token_id no
 if st.session_state.get("typed") is None or st.session_state.get("_typed_for") not in (None, source):
     st.session_state["typed"] = greedy_text  # pre-filled with the model's own translation of this source
 st.session_state["_typed_for"] = source
-st.text_input(t("translate.typed"), key="typed", live=True, help=t("translate.typed_help"))
+st.text_input(
+    t("translate.typed"), key="typed", live=True, max_chars=url.MAX_PROMPT_CHARS, help=t("translate.typed_help")
+)
 shell.track("typed")
 typed = st.session_state["typed"] or ""
 if model.target_ids(typed)[1]:

@@ -58,6 +58,25 @@ def test_a_one_megabyte_prompt_through_the_websocket_is_cut_and_answered(server)
     assert len(s.query) < 2 * url.MAX_URL_TEXT_BYTES  # and the link stays short
 
 
+def test_a_one_megabyte_word_in_another_box_is_cut_to_its_bound(server):
+    """Not only the prompt box: the Masks page's word box (url.MAX_WORD_CHARS). 1 MB of spaces, then a word:
+    cut to its first 64 characters on the server, the word is blank and the page says to type one (a value
+    read whole would have replaced the token with "dog")."""
+
+    async def go():
+        s = Session(server[0], "masks", seed=3)
+        await s.open()
+        word = " " * 1_000_000 + "dog"
+        _, errors = await s.rerun((WidgetState(id=s.widgets["word"][1].id, string_value=word),))
+        await s.ws.close()
+        return s, errors
+
+    s, errors = aio.run(go())
+    assert not errors and s.widgets["word"][1].max_chars == url.MAX_WORD_CHARS
+    assert "Type a replacement word." in s.texts and not any("→" in text for text in s.texts)
+    assert len(s.query) < 2 * url.MAX_URL_TEXT_BYTES
+
+
 def test_a_flood_of_reruns_is_read_at_the_connection_rate_and_still_answered(server):
     """Reruns fired without waiting for 6 s, each with a new prompt (the defaults: no session share, the
     rates of ui/inbox.py): the server's CPU stays well below the full core the flood took before the rates

@@ -9,7 +9,7 @@ from datetime import datetime
 
 import streamlit as st
 
-from . import answers, guides
+from . import answers, guides, slots
 from .class_session import (  # noqa: F401  the class's names, for the pages and ui/teacher.py
     CLASS,
     CODE_MAX,
@@ -174,7 +174,7 @@ def step_line() -> None:
             _student_line(c, index)
 
 
-@st.fragment(run_every=5)
+@slots.fragment(run_every=5)
 def _student_line(c: dict, index: int) -> None:
     st.caption(t("classroom.line_student", code=shown_code(c["code"]), name=md(c["name"])))
     state = class_state()

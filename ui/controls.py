@@ -8,7 +8,7 @@ import streamlit as st
 
 import models
 
-from . import shell, state
+from . import shell, slots, state
 from .i18n import names, t
 from .params import ATTENTION_KINDS
 
@@ -106,7 +106,7 @@ def stepper(key: str, total: int) -> int:
     st.session_state[f"{key}_armed"] = False  # a full run re-arms the timer below
     if playing and n < total:
 
-        @st.fragment(run_every=PLAY_SECONDS)
+        @slots.fragment(run_every=PLAY_SECONDS)
         def tick() -> None:
             if not st.session_state[f"{key}_armed"]:  # the run that drew the page: just arm
                 st.session_state[f"{key}_armed"] = True

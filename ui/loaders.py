@@ -1,7 +1,7 @@
 """Cached models and traces: the rerun path does no training, no disk I/O and no model rebuild.
 
 Models are st.cache_resource (one shared, read-only instance for every session); traces are
-st.cache_data keyed by everything that determines them.
+st.cache_data keyed by everything that determines them (a published model's, bounded by bytes: ui/trace_cache.py).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from models import (
 from models.experiments import self_key
 from models.tokenizer import BPETokenizer
 
+from . import trace_cache
 from .params import MAX_NEW, local_models
 
 # Sessions are the parallelism (one script thread per rerun): torch's intra-op threads only added a
@@ -127,7 +128,7 @@ def _slim(tr: models.Trace) -> models.Trace:
     return dataclasses.replace(tr, scores={}, logits=np.zeros((0, 0), np.float32))
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@trace_cache.cached(max_entries=64)
 def trace(
     name: str,
     weights: str,
@@ -142,7 +143,7 @@ def trace(
     return _slim(model.run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad, window=window))
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@trace_cache.cached(max_entries=64)
 def trace_ids(name: str, weights: str, ids: tuple[int, ...], mask: str | None = None) -> models.Trace:
     return _slim(get_model(name, weights).run_ids(list(ids), mask=mask))
 
@@ -166,7 +167,7 @@ def _self_attention_run(model: models.LiveModel, text: str, mask: str | None = N
     return model.run(text, target=target, mask=mask, attn_scale=attn_scale)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@trace_cache.cached(max_entries=32)
 def self_scores(name: str, weights: str, text: str, mask: str) -> tuple[list[str], np.ndarray]:
     """(tokens, scaled pre-softmax scores [L, H, T, T]) of the main self-attention under a mask."""
     tr = _self_attention_run(get_model(name, weights), text, mask)

@@ -14,7 +14,7 @@ import models
 from models import catalog, checkpoints
 from models.variants import RECIPES
 
-from .url import BOOL, TEXT, Param, choice, int_in
+from .url import BOOL, MAX_SENTENCES_CHARS, MAX_WORD_CHARS, TEXT, Param, choice, int_in, text
 
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 WEIGHTS = ("trained", "random")
@@ -222,7 +222,7 @@ PARAMS: dict[str, Param] = {
     "pad": Param(2, int_in(1, MAX_PAD)),
     "window": Param(3, int_in(1, 256)),
     "pos": Param(3, int_in(0, 255)),
-    "word": Param("dog", **TEXT),
+    "word": Param("dog", **text(MAX_WORD_CHARS)),
     # rank
     "dtype": Param("float64", choice(*DTYPES)),
     "tol": Param("auto", choice(*TOLERANCES)),
@@ -273,7 +273,7 @@ PARAMS: dict[str, Param] = {
     "sentences": Param(
         "A man is eating food.\nA man is eating a piece of bread.\nThe girl is carrying a baby.\n"
         "A man is riding a horse.\nA woman is playing the violin.",
-        **TEXT,
+        **text(MAX_SENTENCES_CHARS),
     ),
     "recipe_seed": Param(1, int_in(0, 9999)),  # 1: on the default prompt, one [MASK] and one random token
     "recipe_rule": Param("bernoulli", choice(*RECIPE_RULES)),

@@ -1,10 +1,13 @@
 """Which script runs go at once, and who waits (app.py wraps every run in run_slot): a few run slots per
 process, a lane of their own for published models, first runs (tabs opened) through ARRIVALS, and a
-per-session share of the server (lanes.Budget). The queueing itself is plain threading in ui/lanes.py."""
+per-session share of the server (lanes.Budget). The queueing itself is plain threading in ui/lanes.py.
+A fragment's reruns of its own do not run app.py: `fragment` (used instead of st.fragment) holds a slot
+for them."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 import time
@@ -49,7 +52,8 @@ def heavy_run() -> bool:
 def run_slot(where):
     """Hold a slot for a whole script run (released however the run ends: st.stop, st.rerun,
     st.switch_page and errors are exceptions): one of the RUN_SLOTS, or for a published model one of
-    the HEAVY_SLOTS, telling in `where` (an st.empty drawn in every run) its place in the queue meanwhile.
+    the HEAVY_SLOTS, telling in `where` (an st.empty drawn in every run; None: not told) its place in the
+    queue meanwhile.
     First, a session over its share of the server (BUDGET) waits; a session's first run takes one of
     the ARRIVAL_SLOTS instead, so many tabs opened at once never take a slot from a class's reruns."""
     share = contextlib.nullcontext()
@@ -69,6 +73,35 @@ def run_slot(where):
             yield
 
 
+_THIS_RUN = threading.local()  # .in_slot: this thread's fragment rerun already holds a slot
+
+
+def fragment(func=None, *, run_every=None):
+    """st.fragment, but its reruns of its own (a run_every timer, a widget inside it) hold a slot as a whole
+    run does (run_slot: the session's share, then a run slot or the heavy lane): Streamlit runs only the
+    fragment's function then, not app.py, so without this a client firing fragment reruns ran unbounded
+    work beside every queue. Inside a full run the slot is already held by this thread (app.py): the body
+    just runs (a Semaphore is not reentrant: taking a second one would deadlock with one slot), as does a
+    fragment nested in a fragment rerun. The fragment's identity is its function's (functools.wraps)."""
+
+    def decorate(f):
+        @functools.wraps(f)
+        def body(*args, **kwargs):
+            ctx = get_script_run_ctx()
+            if ctx is None or not ctx.fragment_ids_this_run or getattr(_THIS_RUN, "in_slot", False):
+                return f(*args, **kwargs)  # a full run (its slot held by app.py), or nested
+            _THIS_RUN.in_slot = True
+            try:
+                with run_slot(None):
+                    return f(*args, **kwargs)
+            finally:
+                _THIS_RUN.in_slot = False
+
+        return st.fragment(body, run_every=run_every)
+
+    return decorate if func is None else decorate(func)
+
+
 def session_key() -> str:
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx is not None else ""
@@ -86,7 +119,7 @@ def heavy_slot(where):
         queue_notice(where, place)
         shown = True
 
-    with HEAVY.hold(since, notice):
+    with HEAVY.hold(since, notice if where is not None else None):
         if shown:
             where.empty()  # may raise (a newer run was asked for meanwhile): the place is kept
         st.session_state.pop("_queued_since", None)

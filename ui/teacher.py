@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
-from . import classroom, guides
+from . import classroom, guides, slots
 from .classroom import CLASS, NEW_LINK, shown_code
 from .i18n import md, t
 
@@ -149,7 +149,7 @@ def _links_and_retention(c: dict, base: str, lang: str) -> None:
     st.caption(t("classroom.retention", date=date, days=days))
 
 
-@st.fragment(run_every=REFRESH_S)
+@slots.fragment(run_every=REFRESH_S)
 def _live(c: dict, guide, lang: str, projector: bool) -> None:
     if CLASS not in st.session_state:  # closed meanwhile
         return

@@ -15,6 +15,11 @@ from urllib.parse import quote
 import streamlit as st
 
 MAX_PROMPT_CHARS = 10_000  # longer URL text is cut; the model truncates far earlier anyway
+# Every other text box's bound (issue 21: a client can send any length through the websocket; a box's
+# max_chars cuts it on the server too). One place per value: the box and its URL parameter both use it.
+# The translation boxes (source, typed, the Explorer's target) are prompts and take MAX_PROMPT_CHARS.
+MAX_WORD_CHARS = 64  # the Masks page's replacement word: only its first token is used
+MAX_SENTENCES_CHARS = 6_000  # Similarity reads 6 sentences, MiniLM ~1,000 characters (256 tokens) of each
 # A text parameter written to the address bar is cut to this many bytes once percent-encoded: a whole
 # 1 MB prompt made a 1,000,038-character URL, and reloading or sharing it failed (the server's and a
 # proxy's request-line limits are 64 KB and 16 KB). 6,000 bytes is 6,000 ASCII characters or ~660
@@ -54,13 +59,15 @@ def boolean(raw: str) -> bool:
     return raw == "1"
 
 
-def text(raw: str) -> str:
-    return raw[:MAX_PROMPT_CHARS]
+def text(max_chars: int = MAX_PROMPT_CHARS) -> dict[str, Callable[[str], str]]:
+    """A text parameter whose box has this max_chars: a longer value is cut when read from the URL (a value
+    put in session state is not cut by the box) and when written to it."""
+    return {"parse": lambda raw: raw[:max_chars], "dump": lambda value: url_text(value, max_chars)}
 
 
-def url_text(value: str) -> str:
+def url_text(value: str, max_chars: int = MAX_PROMPT_CHARS) -> str:
     """The longest prefix of `value` that fits in MAX_URL_TEXT_BYTES of URL (a shared link always reopens)."""
-    value = str(value)[:MAX_PROMPT_CHARS]
+    value = str(value)[:max_chars]
     if len(quote(value, safe="")) <= MAX_URL_TEXT_BYTES:
         return value
     low, high = 0, len(value)  # the encoded length grows with the prefix: bisect on it
@@ -70,7 +77,7 @@ def url_text(value: str) -> str:
     return value[:low]
 
 
-TEXT = {"parse": text, "dump": url_text}
+TEXT = text()
 
 
 BOOL = {"parse": boolean, "dump": lambda v: "1" if v else "0"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import models
+from lessons.posttrain_results import MAX_CHARS
 from models import posttrain as P
 from models import posttrain_run
 from tests.pages.apptest import array, figures, open_app
@@ -89,3 +90,13 @@ def test_a_corrupt_entry_is_reported_and_deleted(tmp_path, monkeypatch):
     path.write_bytes(b"garbage")
     at = open_app("posttrain")
     assert at.warning and not path.exists()
+
+
+def test_the_own_prompt_box_holds_its_bound(entry, monkeypatch):
+    """A value longer than the box's max_chars, sent as a client can, is cut on the server and answered."""
+    monkeypatch.setenv("ATTENTION_LAB_CACHE", str(entry[0]))
+    at = open_app("posttrain")
+    assert at.text_input(key="pt_prompt").max_chars == MAX_CHARS
+    at.text_input(key="pt_prompt").set_value("Q: who? A: " * 10_000).run()
+    assert not at.exception and len(at.session_state["pt_prompt"]) == MAX_CHARS
+    assert len(at.table) == 5  # every stage answered

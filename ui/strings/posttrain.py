@@ -132,10 +132,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "一个故事和一个问题（训练数据的格式）",
     },
     "posttrain.own_empty": {"en": "Type a story and a question above.", "zh": "请在上面输入一个故事和一个问题。"},
-    "posttrain.own_cut": {
-        "en": "Only the first {n} characters are used.",
-        "zh": "只使用前 {n} 个字符。",
-    },
     "posttrain.col_answer": {"en": "greedy answer", "zh": "贪心回答"},
     "posttrain.rlhf_title": {"en": "Where RLHF's reward model and PPO sit", "zh": "RLHF 的奖励模型和 PPO 在哪里"},
     "posttrain.rlhf_body": {

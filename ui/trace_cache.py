@@ -1,0 +1,135 @@
+"""Traces of published models, cached by bytes, not by entry count (issue 21): `cached` is used instead
+of st.cache_data by ui/loaders.trace, trace_ids and self_scores.
+
+st.cache_data bounds a cache by its number of entries: right for the toy models (a 256-token trace is
+~2.5 MB), but a published model's 256-token trace is ~106 MB (Qwen2.5-0.5B's shape), so 32 entries could
+hold 3 GB+. Here the total is capped in bytes (the arrays' and tensors' nbytes), least recently used
+first out, shared by every session and every function that uses it.
+
+A hit returns the cached object itself, not a copy (st.cache_data unpickles a copy on every hit: ~100 MB
+for such a trace). Its numpy arrays are made read-only, so a page that wrote into one would fail loudly
+instead of changing what other sessions see. A value larger than the whole cap is returned uncached.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+import inspect
+import os
+import threading
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import numpy as np
+import streamlit as st
+import torch
+
+from .params import local_models
+
+# ATTENTION_LAB_TRACE_CACHE_MB: the bytes all cached published-model traces may take together (default
+# 1024 MB: about ten 256-token traces of a 0.5B model, so a class on one prompt and its pages all hit).
+TRACE_CACHE_MB = float(os.environ.get("ATTENTION_LAB_TRACE_CACHE_MB", "1024"))
+
+
+def nbytes(value: Any) -> int:
+    """The bytes of the arrays and tensors in value (dataclasses, dicts, lists, tuples walked; strings
+    counted by length; anything else counts nothing)."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, torch.Tensor):
+        return value.numel() * value.element_size()
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(nbytes(k) + nbytes(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return sum(nbytes(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return sum(nbytes(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return 0
+
+
+def freeze(value: Any) -> None:
+    """Make the numpy arrays in value read-only (shared by every session from now on)."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    elif isinstance(value, dict):
+        for v in value.values():
+            freeze(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            freeze(v)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            freeze(getattr(value, f.name))
+
+
+class ByteLRU:
+    """A thread-safe least-recently-used cache whose entries' nbytes together stay within cap_bytes."""
+
+    def __init__(self, cap_bytes: int):
+        self.cap_bytes = int(cap_bytes)
+        self._entries: collections.OrderedDict[Hashable, tuple[Any, int]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.total = 0  # bytes held now
+
+    def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """The cached value of key, else compute() (outside the lock: other keys do not wait), kept."""
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key][0]
+        value = compute()
+        size = nbytes(value)
+        freeze(value)
+        with self._lock:
+            if key in self._entries:  # another thread computed it meanwhile: one copy is kept
+                self._entries.move_to_end(key)
+                return self._entries[key][0]
+            if size <= self.cap_bytes:
+                self._entries[key] = (value, size)
+                self.total += size
+                while self.total > self.cap_bytes:
+                    _, (_, freed) = self._entries.popitem(last=False)
+                    self.total -= freed
+        return value
+
+    def order(self) -> list[Hashable]:
+        """Least recently used first."""
+        with self._lock:
+            return list(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.total = 0
+
+
+TRACES = ByteLRU(int(TRACE_CACHE_MB * 2**20))
+
+
+def cached(max_entries: int) -> Callable[[Callable], Callable]:
+    """For a loader whose first argument is a model name: st.cache_data(max_entries) for the shipped toy
+    models (unchanged), TRACES for a published one, keyed by its folder too (another folder may reuse
+    a name) and by every argument, defaults applied."""
+
+    def decorate(fn: Callable) -> Callable:
+        toy = st.cache_data(show_spinner=False, max_entries=max_entries)(fn)
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def call(name: str, *args, **kwargs):
+            entry = local_models().get(name)
+            if entry is None:
+                return toy(name, *args, **kwargs)
+            bound = signature.bind(name, *args, **kwargs)
+            bound.apply_defaults()
+            key = (fn.__qualname__, str(entry.path), tuple(bound.arguments.items()))
+            return TRACES.get(key, lambda: fn(name, *args, **kwargs))
+
+        call.clear = toy.clear
+        return call
+
+    return decorate
