@@ -10,7 +10,7 @@ import random
 import numpy as np
 import torch
 
-from . import data
+from . import data, readonly
 from .analysis import effective_rank_of, singular_values, softmax
 from .live import LiveModel, Trace
 from .positional import apply_rope
@@ -215,7 +215,7 @@ def head_keys(model: LiveModel, trace: Trace) -> np.ndarray:
     serves a group of query heads, so their rows here are identical: the saving made visible."""
     net, cfg = model.net, model.config
     stack, key = (net.decoder, "decoder") if cfg.arch == "decoder" else (net.encoder, "encoder")
-    hidden = torch.from_numpy(trace.hidden[key])  # [L+1, T, d]
+    hidden = readonly.tensor(trace.hidden[key])  # [L+1, T, d]
     positions = torch.arange(hidden.shape[1])
     out = []
     for layer, block in enumerate(stack):

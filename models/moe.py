@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from . import readonly
 from .config import ModelConfig
 
 
@@ -87,13 +88,13 @@ class MoEFeedForward(nn.Module):
 def route(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Router probabilities [..., n] as a Trace holds them -> (chosen experts, gate weights), each [..., k],
     by the same rule as the forward pass."""
-    chosen, gates = gate_weights(torch.from_numpy(np.asarray(probs, dtype=np.float32)), k)
+    chosen, gates = gate_weights(readonly.tensor(np.asarray(probs, dtype=np.float32)), k)
     return chosen.numpy(), gates.numpy()
 
 
 def balance_of(probs: np.ndarray, k: int) -> tuple[np.ndarray, float]:
     """(f [n]: load per expert, summing to 1; n · Σ f_i · P_i) of router probabilities [T, n] of one layer."""
-    p = torch.from_numpy(np.asarray(probs, dtype=np.float32))
+    p = readonly.tensor(np.asarray(probs, dtype=np.float32))
     chosen, _ = gate_weights(p, k)
     return load_fractions(chosen, p.shape[-1]).numpy(), float(balance_loss(p, chosen))
 

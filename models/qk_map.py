@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import probes
+from . import probes, readonly
 from .live import LiveModel, Trace
 from .positional import apply_rope
 
@@ -69,7 +69,7 @@ def head_qk(model: LiveModel, x: np.ndarray, kind: str, layer: int, head: int) -
     block = (net.decoder if kind == "decoder.self" else net.encoder)[layer]
     attn = block.self_attn
     dtype = next(attn.parameters()).dtype
-    h = torch.as_tensor(np.asarray(x)).to(dtype)
+    h = readonly.tensor(np.asarray(x), dtype)
     h = block.norm_self(h) if block.pre else h
     dh, group = attn.d_head, attn.n_heads // attn.n_kv_heads
     q = attn.q(h)[..., head * dh : (head + 1) * dh]
