@@ -48,8 +48,13 @@ class LazyScores(dict):
         super().__init__()
         self._keys, self._compute = tuple(keys), compute
 
+    @property
+    def filled(self) -> bool:
+        """Whether the model has been run again for these scores (ui/trace_cache.py counts them until then)."""
+        return bool(dict.__len__(self))
+
     def _fill(self) -> None:
-        if not dict.__len__(self):
+        if not self.filled:
             self.update(self._compute())
 
     def __getitem__(self, key):

@@ -26,6 +26,8 @@ import numpy as np
 import streamlit as st
 import torch
 
+from models.lazy import LazyScores
+
 from .params import local_models
 
 # ATTENTION_LAB_TRACE_CACHE_MB: the bytes all cached published-model traces may take together (default
@@ -42,12 +44,17 @@ def nbytes(value: Any) -> int:
         return value.numel() * value.element_size()
     if isinstance(value, str | bytes):
         return len(value)
-    if isinstance(value, dict):
-        return sum(nbytes(k) + nbytes(v) for k, v in value.items())
+    if isinstance(value, dict):  # dict.items: never fills a LazyScores (that would run the model again)
+        return sum(nbytes(k) + nbytes(v) for k, v in dict.items(value))
     if isinstance(value, list | tuple):
         return sum(nbytes(v) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return sum(nbytes(getattr(value, f.name)) for f in dataclasses.fields(value))
+        fields = [getattr(value, f.name) for f in dataclasses.fields(value)]
+        # A Trace's scores not computed yet (LazyScores) will be the attention's size once read: counted now.
+        lazy = sum(
+            nbytes(getattr(value, "attention", {})) for v in fields if isinstance(v, LazyScores) and not v.filled
+        )
+        return sum(nbytes(v) for v in fields) + lazy
     return 0
 
 
@@ -56,7 +63,7 @@ def freeze(value: Any) -> None:
     if isinstance(value, np.ndarray):
         value.flags.writeable = False
     elif isinstance(value, dict):
-        for v in value.values():
+        for v in dict.values(value):  # not LazyScores.values(): it would run the model again
             freeze(v)
     elif isinstance(value, list | tuple):
         for v in value:

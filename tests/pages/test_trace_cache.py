@@ -109,3 +109,17 @@ def test_the_toy_models_do_not_use_it():
     trace_cache.TRACES.clear()
     at = open_app("explorer", prompt="the cats sit .")
     assert heatmaps(at) and trace_cache.TRACES.order() == []
+
+
+def test_caching_a_trace_does_not_run_the_model_again_for_its_lazy_scores():
+    """A published model's long trace leaves its pre-softmax scores to be computed when read (LazyScores):
+    keeping it (nbytes, freeze) must not read them, and counts them as the attention's size meanwhile."""
+    model = models.load("decoder")
+    ids = model.tokenizer.encode(PROMPTS[0])
+    lazy, full = model.run_ids(ids, scores=False), model.run_ids(ids, scores=True)
+    assert not lazy.scores.filled
+    cache = ByteLRU(10 * nbytes(full))
+    assert cache.get("k", lambda: lazy) is lazy
+    assert not lazy.scores.filled  # not run again by caching
+    assert cache.total == nbytes(full)  # counted at the size it will have
+    np.testing.assert_allclose(lazy.scores["decoder.self"], full.scores["decoder.self"], rtol=1e-5, atol=1e-5)
