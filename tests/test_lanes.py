@@ -52,6 +52,29 @@ def test_at_most_slots_run_and_waiters_go_in_order_of_since(slots):
     assert places["e"][0] == 3 and "a" not in places  # a started at once: no notice
 
 
+def test_a_later_waiter_goes_after_every_other_whatever_its_since():
+    """A tab's first run (later=True) waits while any rerun of an open session waits, even one that
+    asked after it: 100 tabs opened at once never delay a class's reruns (ui/slots.run_slot)."""
+    lane, order, gate = Lane(1), [], threading.Event()
+
+    def run(name, since, later=False):
+        with lane.hold(since, later=later):
+            order.append(name)
+            gate.wait(5)
+
+    threads = [threading.Thread(target=run, args=("busy", 0), daemon=True)]
+    threads[0].start()
+    wait_until(lambda: lane.running() == 1)
+    for waiting, (name, since, later) in enumerate((("tab1", 1, True), ("tab2", 2, True), ("rerun", 50, False)), 1):
+        threads.append(threading.Thread(target=run, args=(name, since, later), daemon=True))
+        threads[-1].start()
+        wait_until(lambda waiting=waiting: lane.waiting() == waiting)
+    gate.set()
+    for th in threads:
+        th.join(5)
+    assert order == ["busy", "rerun", "tab1", "tab2"]
+
+
 def test_a_waiter_that_gives_up_leaves_the_queue_and_those_behind_move_up():
     lane, log, places = Lane(1), [], {}
     gate = threading.Event()

@@ -23,7 +23,7 @@ class Lane:
         self.slots = max(1, slots)
         self._cond = threading.Condition()
         self._running = 0
-        self._waiting: list[tuple[float, int]] = []  # (since, ticket), sorted: the first is next
+        self._waiting: list[tuple[bool, float, int]] = []  # (later, since, ticket), sorted: the first is next
         self._tickets = itertools.count()
 
     def waiting(self) -> int:
@@ -35,10 +35,12 @@ class Lane:
             return self._running
 
     @contextlib.contextmanager
-    def hold(self, since: float, on_wait: Callable[[int], None] | None = None) -> Iterator[None]:
+    def hold(self, since: float, on_wait: Callable[[int], None] | None = None, later: bool = False) -> Iterator[None]:
         """One slot for the body. While waiting, on_wait(place) is called (1 = next) each time the
-        place changes, outside the lock; if it raises, this run leaves the queue and the error goes on."""
-        me = (since, next(self._tickets))
+        place changes, outside the lock; if it raises, this run leaves the queue and the error goes on.
+        `later`: served after every waiter without it, whatever its `since` (a tab's first run, after
+        the reruns of sessions already open)."""
+        me = (later, since, next(self._tickets))
         with self._cond:
             self._waiting.append(me)
             self._waiting.sort()

@@ -18,7 +18,7 @@ from models.tokenizer import BPETokenizer
 from . import charts, params, state, url
 from .i18n import md, names, t
 from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
-from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, _run_slots, run_slot  # noqa: F401  (app.py, tests)
+from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, RUNS, run_slot  # noqa: F401  (app.py, tests)
 
 EXAMPLES = {
     "decoder": [

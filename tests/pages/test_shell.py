@@ -89,11 +89,8 @@ def test_every_way_a_run_ends_gives_its_script_slot_back():
         at.text_input(key="prompt").input("").run()  # st.stop() after a notice
         open_app("explorer", guide="01-three-architectures", gstep="2", layer="99", prompt="")
         open_app(None, guide="01-three-architectures", gstep="1")  # switches to the step's page
-    taken = [shell._run_slots.acquire(blocking=False) for _ in range(shell.RUN_SLOTS)]
-    for ok in taken:
-        if ok:
-            shell._run_slots.release()
-    assert all(taken)
+    assert shell.RUNS.running() == 0 and shell.RUNS.waiting() == 0
+    assert shell.ARRIVALS.running() == 0 and shell.HEAVY.running() == 0
 
 
 def test_with_status_shows_a_first_computation_and_nothing_once_cached(monkeypatch):
