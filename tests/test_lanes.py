@@ -3,6 +3,7 @@ each told its place, and a waiter that gives up (its run interrupted) leaves the
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -165,3 +166,19 @@ def test_ended_sessions_are_forgotten():
         budget.charge(f"s{i}", 0.5, now=0.0)
     budget.charge("late", 0.5, now=5.0)  # the others' buckets are full again by now
     assert set(budget._balance) == {"late"}
+
+
+def test_a_pace_leaves_the_rest_of_the_time_free():
+    """lanes.Pace(0.5): runs of 30 ms started back to back start 60 ms apart, so they take half the time."""
+    from ui.lanes import Pace
+
+    pace, now, starts = Pace(0.5), [0.0], []
+
+    def sleep(s):
+        now[0] += s
+
+    for _ in range(5):
+        with pace.run(sleep, lambda: now[0]):
+            starts.append(now[0])
+            now[0] += 0.03
+    assert [round(b - a, 6) for a, b in itertools.pairwise(starts)] == [0.06] * 4

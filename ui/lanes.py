@@ -38,8 +38,8 @@ class Lane:
     def hold(self, since: float, on_wait: Callable[[int], None] | None = None, later: bool = False) -> Iterator[None]:
         """One slot for the body. While waiting, on_wait(place) is called (1 = next) each time the
         place changes, outside the lock; if it raises, this run leaves the queue and the error goes on.
-        `later`: served after every waiter without it, whatever its `since` (a tab's first run, after
-        the reruns of sessions already open)."""
+        `later`: served after every waiter without it, whatever its `since`, and only while nothing else
+        runs (a tab's first run, after and beside none of the reruns of sessions already open)."""
         me = (later, since, next(self._tickets))
         with self._cond:
             self._waiting.append(me)
@@ -49,7 +49,8 @@ class Lane:
         try:
             while True:
                 with self._cond:
-                    if self._waiting[0] == me and self._running < self.slots:
+                    free = self._running == 0 if later else self._running < self.slots
+                    if self._waiting[0] == me and free:
                         self._waiting.pop(0)
                         self._running += 1
                         self._cond.notify_all()  # with a slot still free, the next waiter may start too
@@ -72,6 +73,30 @@ class Lane:
             with self._cond:
                 self._running -= 1
                 self._cond.notify_all()
+
+
+class Pace:
+    """Runs through one lane take at most `share` of the time: after a run of d seconds the next may start
+    d (1/share - 1) seconds after it ended. Tabs' first runs go through it: 100 opened at once take about
+    twice as long to all appear, and the reruns of the sessions already open find the CPU free half the time."""
+
+    def __init__(self, share: float):
+        self.share, self._next = share, 0.0
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def run(self, sleep: Callable[[float], None], clock: Callable[[], float]) -> Iterator[None]:
+        with self._lock:
+            wait = self._next - clock()
+        if wait > 0:
+            sleep(wait)
+        start = clock()
+        try:
+            yield
+        finally:
+            end = clock()
+            with self._lock:
+                self._next = end + (end - start) * (1 / self.share - 1)
 
 
 class Budget:

@@ -34,6 +34,10 @@ HEAVY = lanes.Lane(HEAVY_SLOTS)
 # the run slots made a third script run at once: the class's p95 rose 4.75x while 100 tabs opened.)
 ARRIVAL_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_ARRIVAL_SLOTS", "1")))
 ARRIVALS = lanes.Lane(ARRIVAL_SLOTS)
+# ... and they take at most this share of the time (lanes.Pace): 100 tabs opened at once raised a class's
+# p95 2.1x when they ran back to back (bench/abuse.py); a class arriving at once waits about twice as long.
+ARRIVAL_SHARE = min(1.0, max(0.05, float(os.environ.get("ATTENTION_LAB_ARRIVAL_SHARE", "0.5"))))
+ARRIVAL_PACE = lanes.Pace(ARRIVAL_SHARE)
 # Each session's share of the server, in CPU seconds of its runs per second (lanes.Budget): a student's
 # rerun uses ~30 ms of CPU, a few a second at most; a client firing reruns without pause is held to
 # this share (a quarter of one core), whatever it sends; it may first use 12 s of it (3 CPU s) at once.
@@ -72,7 +76,7 @@ def run_slot(where):
                 yield
             return
         arrived = st.session_state.setdefault("_arrived", time.monotonic())  # in the order sessions first asked
-        with ARRIVALS.hold(arrived), RUNS.hold(arrived, later=True):
+        with ARRIVALS.hold(arrived), ARRIVAL_PACE.run(time.sleep, time.monotonic), RUNS.hold(arrived, later=True):
             st.session_state["_served"] = True
             yield
 
