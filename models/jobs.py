@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
@@ -116,6 +117,46 @@ def lower_priority() -> None:
     except (AttributeError, OSError):
         if hasattr(os, "nice"):
             os.nice(19)
+
+
+# The share of the time a training child computes while the server is busy (ATTENTION_LAB_TRAIN_SHARE):
+# at 1/2 a training run raised a class's p95 1.48-1.53x (bench/abuse.py, 39 sessions, 3 s think), at 1/3
+# within 1.5x; training then takes 3x as long, and full speed whenever the server is idle.
+TRAIN_SHARE = min(1.0, max(0.05, float(os.environ.get("ATTENTION_LAB_TRAIN_SHARE", "0.33"))))
+
+
+class MakeWay:
+    """Called before each training step in the child: while the server (its parent) is busy, wait so that
+    the steps take at most `share` of the time, and none when the server is idle. A scheduling class
+    cannot do this here: at SCHED_IDLE a training run still raised a class's p95 1.7-2.0x (bench/abuse.py)
+    on this 2-vCPU machine: the steps' memory traffic slows the server, not their CPU priority."""
+
+    def __init__(self, share: float = TRAIN_SHARE, busy_cores: float = 0.05, clock=time.monotonic, sleep=time.sleep,
+                 parent_cpu=None):  # fmt: skip
+        self.wait, self.busy, self.clock, self.sleep = 1 / share - 1, busy_cores, clock, sleep
+        self.parent_cpu = parent_cpu or (lambda: process_cpu_s(os.getppid()))
+        self.t, self.cpu, self.slept = clock(), self.parent_cpu(), 0.0
+
+    def __call__(self, *_) -> bool:
+        now, cpu = self.clock(), self.parent_cpu()
+        window = now - self.t
+        step = window - self.slept  # the last step's own time
+        if window > 0 and (cpu - self.cpu) / window > self.busy and step > 0:
+            self.slept = step * self.wait
+            self.sleep(self.slept)
+        else:
+            self.slept = 0.0
+        self.t, self.cpu = now, cpu
+        return True
+
+
+def process_cpu_s(pid: int) -> float:
+    """utime + stime of a process, from /proc (0 where there is none: no pausing then)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def report(msg: dict) -> None:

@@ -218,10 +218,12 @@ def shown(held: list[Pair]) -> list[Pair]:
     return [p for kind in QUESTIONS.values() for p in [q for q in held if kind[:8] in q.prompt][:N_SHOWN]]
 
 
-def post_train(base: Transformer, tok: BPETokenizer, seed: int = SEED, recipe: dict | None = None, report=None):
+def post_train(base: Transformer, tok: BPETokenizer, seed: int = SEED, recipe: dict | None = None, report=None,
+               pause=None):  # fmt: skip
     """SFT from the base weights, then DPO with the frozen SFT model as reference. Returns
     ({"sft": net, "dpo": net}, results): results hold the held-out log-probabilities of every stage,
-    the loss curves and greedy answers to the first held-out prompts; base is left untouched."""
+    the loss curves and greedy answers to the first held-out prompts; base is left untouched.
+    pause() is called after every step (the child's jobs.MakeWay: it waits while the server is busy)."""
     rec = {**RECIPE, **(recipe or {})}
     torch.manual_seed(seed)
     sft_pairs, dpo_pairs, held = split(seed)
@@ -229,6 +231,8 @@ def post_train(base: Transformer, tok: BPETokenizer, seed: int = SEED, recipe: d
     total = rec["sft_steps"] + rec["dpo_steps"]
 
     def after(stage: str, step: int, loss: float) -> None:
+        if pause is not None:
+            pause()
         if report is not None and (step % 5 == 0 or step == rec[f"{stage}_steps"] - 1):
             done = step + 1 + (rec["sft_steps"] if stage == "dpo" else 0)
             report({"stage": stage, "step": done, "steps": total, "loss": round(loss, 4),

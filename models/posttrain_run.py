@@ -24,7 +24,7 @@ from pathlib import Path
 import torch
 
 from . import posttrain as P
-from .jobs import ChildJobs, lower_priority, report
+from .jobs import ChildJobs, MakeWay, lower_priority, report
 from .loading import WEIGHTS_DIR, file_digest, load, shipped_tokenizer
 from .transformer import Transformer
 from .variants import cache_root
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     lower_priority()
     base = load("decoder")
     tok = shipped_tokenizer()
-    nets, results = P.post_train(base.net, tok, args.seed, report=report)
+    nets, results = P.post_train(base.net, tok, args.seed, report=report, pause=MakeWay())
     path = save(nets, results, entry_path(entry_key(args.seed), args.root))
     report({"done": str(path)})
 

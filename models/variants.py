@@ -33,7 +33,7 @@ import torch
 
 from . import data, snapshots
 from .config import ModelConfig
-from .jobs import ChildJobs, lower_priority, report
+from .jobs import ChildJobs, MakeWay, lower_priority, report
 from .loading import shipped_tokenizer, tokenizer_path
 from .probes import HELD_OUT_SEED
 from .tokenizer import BPETokenizer
@@ -153,10 +153,11 @@ class Data:
 
 
 def train(cfg: ModelConfig, tok: BPETokenizer, seed: int, steps: int | None = None, report=None, should_stop=None,
-          recipe: str = "default"):  # fmt: skip
+          recipe: str = "default", pause=None):  # fmt: skip
     """Train a fresh Transformer(cfg) for `steps` steps (the recipe's by default), keeping snapshots
     (models.snapshots) and their scores in the History. report(dict) is called every few steps;
-    should_stop() ends training early (then None is returned). Returns (net, History)."""
+    should_stop() ends training early (then None is returned); pause() is called before every step (the
+    child's jobs.MakeWay: it waits while the server is busy). Returns (net, History)."""
     rec = recipe_of(cfg, recipe)
     steps = steps or rec["steps"]
     torch.manual_seed(seed)
@@ -169,6 +170,8 @@ def train(cfg: ModelConfig, tok: BPETokenizer, seed: int, steps: int | None = No
     def before(step: int) -> bool:
         if should_stop is not None and should_stop():
             return False
+        if pause is not None:
+            pause()
         if step in keep:
             hist.states.append((step, snapshots.capture(net)))
         if step % EVAL_EVERY == 0:
@@ -375,7 +378,7 @@ def main(argv: list[str] | None = None) -> None:
         with contextlib.suppress(CorruptEntry):
             report({"done": str(path), "history": load(path, cfg, tok).meta["history"], "reused": True})
             return
-    net, hist = train(cfg, tok, args.seed, args.steps, report, recipe=args.recipe)
+    net, hist = train(cfg, tok, args.seed, args.steps, report, recipe=args.recipe, pause=MakeWay())
     if not args.keep_in_memory:  # else the server found the folder unwritable before training (Jobs.start)
         try:
             save(net, hist, args.seed, path)

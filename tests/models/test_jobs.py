@@ -90,3 +90,22 @@ def test_one_child_at_a_time_and_cancel_kills_it_and_deletes_its_temporary_files
 def test_report_writes_one_flushed_json_line(capsys):
     report({"step": 1, "loss": 2.5})
     assert capsys.readouterr().out == '{"step": 1, "loss": 2.5}\n'
+
+
+def test_a_training_child_makes_way_while_the_server_is_busy():
+    """jobs.MakeWay, before each step: while the parent used CPU since the last step, wait so the steps take
+    `share` of the time (1/3: twice the step's time); with an idle parent, no wait at all."""
+    from models.jobs import MakeWay
+
+    now, cpu, slept = [0.0], [0.0], []
+
+    def sleep(s):
+        slept.append(round(s, 6))
+        now[0] += s
+
+    way = MakeWay(share=1 / 3, clock=lambda: now[0], sleep=sleep, parent_cpu=lambda: cpu[0])
+    for busy in (True, True, False, False, True):
+        now[0] += 0.05  # a step of 50 ms
+        cpu[0] += 0.02 if busy else 0.0  # the server's runs meanwhile
+        assert way() is True
+    assert slept == [0.1, 0.1, 0.1]
