@@ -35,3 +35,20 @@ def test_what_a_newer_message_replaces():
     beat.app_heartbeat = True
     assert inbox.kind(page) == inbox.kind(again)  # the newer page rerun replaces the waiting one
     assert len({inbox.kind(page), inbox.kind(fragment), inbox.kind(beat)}) == 3
+
+
+def test_bytes_read_are_paid_off_before_the_next_read():
+    """The byte bucket (inbox.READ_BYTES a second after READ_BURST_BYTES): one 1 MB message at once, then
+    the next read waits until its megabyte is paid off; a browser's 10 KB reruns never wait."""
+    size = inbox.Bucket(inbox.READ_BYTES, inbox.READ_BURST_BYTES)
+    size.charge(0.0, 2**20)
+    size.charge(0.0, 2**20)
+    assert size.tokens <= 0 and abs(size.wait_s(0.0) - 0.0) < 1e-9  # the burst covered two
+    size.charge(0.0, 2**20)
+    assert abs(size.wait_s(0.0) - 2**20 / inbox.READ_BYTES) < 1e-6  # 4 s at 256 KB/s
+    browser, now = inbox.Bucket(inbox.READ_BYTES, inbox.READ_BURST_BYTES), 0.0
+    for _ in range(600):  # 4 reruns a second of 10 KB each, 150 s
+        now += 0.25
+        browser.refill(now)
+        assert browser.tokens >= 0
+        browser.charge(now, 10_000)

@@ -29,31 +29,44 @@ BURST = float(os.environ.get("ATTENTION_LAB_MSG_BURST", "20"))  # a double-click
 # a connection is read at most READ_RATE (50) messages a second. Not read, a message stays in the socket:
 # uvicorn stops reading a connection until its last message is taken, so TCP slows the sender down.
 READ_RATE = 10 * RATE
+# ... and at most READ_BYTES a second after a burst of READ_BURST_BYTES (one message of the largest size
+# Streamlit accepts, server.maxWidgetStateSize = 2 MB): a browser sends a few KB a rerun (a 10,000-character
+# prompt, 10 KB); a client sending a 1 MB prompt 3 times a second raised a class's p95 1.78x.
+READ_BYTES = float(os.environ.get("ATTENTION_LAB_READ_KB_PER_S", "256")) * 1024
+READ_BURST_BYTES = 2 * 2**20
 
 
 @dataclass
 class Bucket:
-    """One session's token bucket and the messages waiting for a token, the newest of each kind."""
+    """A token bucket (messages, or bytes) and, for a session's messages, those waiting for a token."""
 
     rate: float
     burst: float
-    tokens: float = -1.0  # full at the first message
-    at: float = 0.0
+    tokens: float = 0.0
+    at: float | None = None  # None: full at the first call
     waiting: dict = field(default_factory=dict)  # kind -> (message, client), in order of first arrival
     timer: object | None = None
 
+    def refill(self, now: float) -> None:
+        self.tokens = self.burst if self.at is None else min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
     def take(self, now: float) -> bool:
         """Spend a token if there is one (refilled at `rate` since the last call, up to `burst`)."""
-        self.tokens = self.burst if self.tokens < 0 else min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
+        self.refill(now)
         if self.tokens >= 1:
             self.tokens -= 1
             return True
         return False
 
-    def wait_s(self) -> float:
-        """How long until the next token."""
-        return max(0.0, (1 - self.tokens) / self.rate)
+    def charge(self, now: float, n: float) -> None:
+        """Spend n tokens, into debt if need be (the bytes of a message already read)."""
+        self.refill(now)
+        self.tokens -= n
+
+    def wait_s(self, need: float = 1.0) -> float:
+        """How long until `need` tokens are there."""
+        return max(0.0, (need - self.tokens) / self.rate)
 
 
 def kind(msg) -> tuple:
@@ -110,10 +123,16 @@ def install(rate: float = RATE, burst: float = BURST, clock=time.monotonic) -> N
         return disconnect(self, session_id, client=client)
 
     async def receive_bytes(self) -> bytes:
-        bucket = self.scope.setdefault("attention_lab.read", Bucket(READ_RATE, READ_RATE))  # one connection's
-        while not bucket.take(clock()):
-            await asyncio.sleep(bucket.wait_s())
-        return await read(self)
+        reads = self.scope.setdefault("attention_lab.read", Bucket(READ_RATE, READ_RATE))  # one connection's
+        size = self.scope.setdefault("attention_lab.bytes", Bucket(READ_BYTES, READ_BURST_BYTES))
+        while not reads.take(clock()):
+            await asyncio.sleep(reads.wait_s())
+        size.refill(clock())
+        if size.tokens < 0:  # the last messages' bytes are paid off first
+            await asyncio.sleep(size.wait_s(0.0))
+        data = await read(self)
+        size.charge(clock(), len(data))
+        return data
 
     read = WebSocket.receive_bytes
     Runtime.handle_backmsg = handle_backmsg
