@@ -54,12 +54,12 @@ def test_at_most_slots_run_and_waiters_go_in_order_of_since(slots):
 
 
 def test_a_later_waiter_goes_after_every_other_whatever_its_since():
-    """A tab's first run (later=True) waits while any rerun of an open session waits, even one that
+    """A tab's first run (later_for > 0) waits while any rerun of an open session waits, even one that
     asked after it: 100 tabs opened at once never delay a class's reruns (ui/slots.run_slot)."""
     lane, order, gate = Lane(1), [], threading.Event()
 
     def run(name, since, later=False):
-        with lane.hold(since, later=later):
+        with lane.hold(since, later_for=30.0 if later else 0.0):
             order.append(name)
             gate.wait(5)
 
@@ -182,3 +182,33 @@ def test_a_pace_leaves_the_rest_of_the_time_free():
             starts.append(now[0])
             now[0] += 0.03
     assert [round(b - a, 6) for a, b in itertools.pairwise(starts)] == [0.06] * 4
+
+
+def test_a_later_waiter_is_not_starved_past_its_patience():
+    """On a server never idle, a tab's first run waits its later_for and then goes by its `since`, ahead
+    of reruns that asked after it (a student joining a saturated class waits ~2 s, not for ever)."""
+    lane, order, stop = Lane(1), [], threading.Event()
+
+    def busy():  # one rerun after another, each asking after the tab did
+        while not stop.is_set():
+            with lane.hold(time.monotonic() + 100):
+                order.append("rerun")
+                time.sleep(0.02)
+
+    def tab():
+        with lane.hold(time.monotonic(), later_for=0.3):
+            order.append("tab")
+
+    workers = [threading.Thread(target=busy, daemon=True) for _ in range(2)]
+    for th in workers:
+        th.start()
+    wait_until(lambda: len(order) > 3)
+    t0 = time.monotonic()
+    tab_thread = threading.Thread(target=tab, daemon=True)
+    tab_thread.start()
+    tab_thread.join(5)
+    waited = time.monotonic() - t0
+    stop.set()
+    for th in workers:
+        th.join(5)
+    assert "tab" in order and 0.25 < waited < 2.0, waited

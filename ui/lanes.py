@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 POLL_S = 1.0  # a waiter looks again at least this often (a notify is what normally wakes it)
@@ -35,12 +36,15 @@ class Lane:
             return self._running
 
     @contextlib.contextmanager
-    def hold(self, since: float, on_wait: Callable[[int], None] | None = None, later: bool = False) -> Iterator[None]:
+    def hold(self, since: float, on_wait: Callable[[int], None] | None = None, later_for: float = 0.0,
+             ) -> Iterator[None]:  # fmt: skip
         """One slot for the body. While waiting, on_wait(place) is called (1 = next) each time the
         place changes, outside the lock; if it raises, this run leaves the queue and the error goes on.
-        `later`: served after every waiter without it, whatever its `since`, and only while nothing else
-        runs (a tab's first run, after and beside none of the reruns of sessions already open)."""
-        me = (later, since, next(self._tickets))
+        `later_for` seconds: for that long served after every waiter without it, whatever its `since`, and
+        only while nothing else runs; then as any waiter, by its `since` (a tab's first run: after the
+        reruns of the sessions already open, but never starved by a busy server)."""
+        me = (later_for > 0, since, next(self._tickets))
+        promote_at = time.monotonic() + later_for
         with self._cond:
             self._waiting.append(me)
             self._waiting.sort()
@@ -49,7 +53,10 @@ class Lane:
         try:
             while True:
                 with self._cond:
-                    free = self._running == 0 if later else self._running < self.slots
+                    if me[0] and time.monotonic() >= promote_at:  # waited long enough: an ordinary waiter now
+                        self._waiting[self._waiting.index(me)] = me = (False, *me[1:])
+                        self._waiting.sort()
+                    free = self._running == 0 if me[0] else self._running < self.slots
                     if self._waiting[0] == me and free:
                         self._waiting.pop(0)
                         self._running += 1
@@ -57,7 +64,7 @@ class Lane:
                         break
                     place = self._waiting.index(me) + 1
                     if place == shown or on_wait is None:
-                        self._cond.wait(POLL_S)
+                        self._cond.wait(min(POLL_S, max(0.01, promote_at - time.monotonic())) if me[0] else POLL_S)
                         continue
                 shown = place
                 on_wait(place)

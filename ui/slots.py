@@ -28,10 +28,11 @@ RUNS = lanes.Lane(RUN_SLOTS)
 # lane, so a class's reruns on the toy models never wait behind them (bench/load.py --model).
 HEAVY_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_HEAVY_SLOTS", "1")))
 HEAVY = lanes.Lane(HEAVY_SLOTS)
-# A session's first run (a tab opened) takes one of these, then a run slot, but only when no rerun of a
-# session already open is waiting for one (Lane.hold(later=True)): a client opening 100 tabs at once has
-# this many first runs going at a time, and the class's reruns always go first. (A separate lane beside
-# the run slots made a third script run at once: the class's p95 rose 4.75x while 100 tabs opened.)
+# A session's first run (a tab opened) takes one of these, then a run slot, but for its first 2 s only
+# while no other run goes (Lane.hold(later_for=2.0)): a client opening 100 tabs at once has this many first
+# runs going at a time, and the class's reruns go first; after 2 s it waits as a rerun does, so a student
+# joining a saturated server is not starved. (A separate lane beside the run slots made a third script
+# run at once: the class's p95 rose 4.75x while 100 tabs opened.)
 ARRIVAL_SLOTS = max(1, int(os.environ.get("ATTENTION_LAB_ARRIVAL_SLOTS", "1")))
 ARRIVALS = lanes.Lane(ARRIVAL_SLOTS)
 # ... and they take at most this share of the time (lanes.Pace): 100 tabs opened at once raised a class's
@@ -76,7 +77,7 @@ def run_slot(where):
                 yield
             return
         arrived = st.session_state.setdefault("_arrived", time.monotonic())  # in the order sessions first asked
-        with ARRIVALS.hold(arrived), ARRIVAL_PACE.run(time.sleep, time.monotonic), RUNS.hold(arrived, later=True):
+        with ARRIVALS.hold(arrived), ARRIVAL_PACE.run(time.sleep, time.monotonic), RUNS.hold(arrived, later_for=2.0):
             st.session_state["_served"] = True
             yield
 
