@@ -40,3 +40,29 @@ def test_option_and_lesson_names_exist():
     keys += [f"positional.pe.{v}" for v in ("sinusoidal", "learned", "rope", "none")]
     assert not [k for k in keys if k not in STRINGS]
     assert DTYPES == ("float64", "float32")  # shown as they are: the numpy names
+
+
+def _unbalanced_bold(text: str) -> list[str]:
+    """`**` that CommonMark will not take as bold: an opening one after a letter and before punctuation, or a
+    closing one after punctuation and before a letter, as `**直接偏好优化（DPO）**用` (the asterisks showed)."""
+    import unicodedata
+
+    def punct(c: str) -> bool:
+        return unicodedata.category(c)[0] in "PS"
+
+    bad = []
+    for n, m in enumerate(re.finditer(r"\*\*", text)):
+        i = m.start()
+        before, after = (text[i - 1] if i else " "), (text[i + 2] if i + 2 < len(text) else " ")
+        opening = n % 2 == 0
+        if opening and punct(after) and not (before.isspace() or punct(before)):
+            bad.append(text[max(0, i - 8) : i + 10])
+        if not opening and punct(before) and not (after.isspace() or punct(after)):
+            bad.append(text[max(0, i - 8) : i + 10])
+    return bad
+
+
+def test_bold_text_renders_in_both_languages():
+    texts = [(key, lang, text) for key, entry in STRINGS.items() for lang, text in entry.items()]
+    bad = {(key, lang): b for key, lang, text in texts if (b := _unbalanced_bold(text))}
+    assert not bad, bad

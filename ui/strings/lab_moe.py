@@ -24,7 +24,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab_moe.none": {
         "en": "Neither side has experts. Set **Experts (MoE)** to 4 or 8 on A or B (or start from "
         "“Mixtral-style”) to see which expert the router picks for each token.",
-        "zh": "两侧都没有专家。把 A 或 B 的**专家数（混合专家）**设为 4 或 8（或从“Mixtral 式”开始），"
+        "zh": "两侧都没有专家。把 A 或 B 的**专家数**（混合专家）设为 4 或 8（或从“Mixtral 式”开始），"
         "就能看到路由器为每个 token 选了哪个专家。",
     },
     "lab_moe.intro": {
