@@ -1,20 +1,18 @@
 """bench/faults.py keeps its output contract (issue 21): a table, then one JSON object on the last line,
 {"faults": N, "survived": M, ...}, and a non-zero exit when a fault was not survived. One real, short step."""
 
-import json
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.bench_run import run_bench
 
 ROOT = Path(__file__).parents[1]
 
 
 def test_one_fault_step_prints_its_row_and_the_json_line():
-    out = subprocess.run([sys.executable, "bench/faults.py", "--only", "model_folder"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300)  # fmt: skip
-    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
-    lines = out.stdout.strip().splitlines()
-    assert json.loads(lines[-1]) == {"faults": 1, "survived": 1, "results": {"model_folder": True}}
+    result, lines = run_bench(["bench/faults.py", "--only", "model_folder"])
+    assert result == {"faults": 1, "survived": 1, "results": {"model_folder": True}}
     assert any(line.startswith("| model_folder | survived |") for line in lines)
 
 

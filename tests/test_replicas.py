@@ -5,11 +5,9 @@ to the other, and the access log never holds a query string (a teacher's token t
 bench/load.py --via-proxy keeps its output contract. Skipped only when haproxy is not installed."""
 
 import asyncio
-import json
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,6 +16,7 @@ import pytest
 from bench.st_client import Session
 from deploy.replicas import COOKIE, Replicas, haproxy_config
 from tests import aio
+from tests.bench_run import run_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
@@ -117,13 +116,8 @@ def test_a_killed_replica_is_out_within_seconds_and_its_browsers_go_to_the_other
 
 
 def test_the_proxied_load_run_prints_its_table_then_one_json_line(tmp_path):
-    cmd = [sys.executable, "bench/load.py", "--via-proxy", "--replicas", "2", "--sessions", "4", "--seconds", "10",
-           "--warmup", "3", "--think", "0.5"]  # fmt: skip
-    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300,
-                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})  # fmt: skip
-    assert out.returncode == 0, out.stderr[-2000:]
-    lines = out.stdout.strip().splitlines()
-    result = json.loads(lines[-1])
+    result, lines = run_bench(["bench/load.py", "--via-proxy", "--replicas", "2", "--sessions", "4", "--seconds", "10",
+                               "--warmup", "3", "--think", "0.5"], home=tmp_path)  # fmt: skip
     assert {"errors", "p95_ms", "replicas_seen", "sticky_violations"} <= set(result)
     assert result["errors"] == 0 and result["sticky_violations"] == 0 and result["replicas_seen"] == 2
     assert result["p95_ms"] > 0 and result["runs"] > 0 and result["http_requests"] > 0

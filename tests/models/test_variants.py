@@ -65,6 +65,15 @@ def test_save_load_round_trip_and_corrupt_entry_is_deleted(tok, tmp_path):
     assert e.value.kind == "mismatch" and not path.exists()
 
 
+def training(jobs, cfg):
+    """A run far too long to finish, once its child has reported its first steps."""
+    job = jobs.start(cfg, seed=0, steps=100_000)
+    end = time.time() + 60
+    while not job.history.step and time.time() < end:
+        time.sleep(0.05)
+    return job
+
+
 def wait(job, seconds=120):
     end = time.time() + seconds
     while job.state == "running" and time.time() < end:
@@ -87,10 +96,7 @@ def test_jobs_train_in_a_child_process_and_survive_a_restart(tok, tmp_path):
 
 def test_cancel_leaves_no_entry(tok, tmp_path):
     jobs = variants.Jobs(tmp_path)
-    job = jobs.start(small(tok), seed=0, steps=100_000)
-    end = time.time() + 60
-    while not job.history.step and time.time() < end:  # it has started training
-        time.sleep(0.1)
+    job = training(jobs, small(tok))
     jobs.cancel(job.key)
     assert job.state == "cancelled"
     left = lambda: sorted(p.name for p in tmp_path.iterdir())  # noqa: E731
@@ -175,10 +181,7 @@ def test_a_killed_child_leaves_no_lock_behind(tok, tmp_path):
     """The lock is the kernel's (flock): a SIGKILLed training child releases it, the next run starts at once."""
     cfg = small(tok)
     jobs = variants.Jobs(tmp_path)
-    job = jobs.start(cfg, seed=0, steps=100_000)
-    end = time.time() + 60
-    while not job.history.step and time.time() < end:
-        time.sleep(0.05)
+    job = training(jobs, cfg)
     assert variants.held(variants.lock_path(job.key, tmp_path))
     job.proc.kill()
     assert wait(job) == "failed"
@@ -190,10 +193,7 @@ def test_a_killed_child_leaves_no_lock_behind(tok, tmp_path):
 def test_a_run_that_never_finished_is_known_after_a_restart(tok, tmp_path):
     cfg = small(tok)
     jobs = variants.Jobs(tmp_path)
-    job = jobs.start(cfg, seed=0, steps=100_000)
-    end = time.time() + 60
-    while not job.history.step and time.time() < end:
-        time.sleep(0.05)
+    job = training(jobs, cfg)
     job.proc.kill()  # as when the server and its child die together
     wait(job)
     restarted = variants.Jobs(tmp_path)
