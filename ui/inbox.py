@@ -77,7 +77,6 @@ def kind(msg) -> tuple:
 
 _buckets: dict[str, Bucket] = {}
 _original: dict[str, object] = {}
-dropped = 0  # messages replaced by a newer one of their kind, for the tests and bench/abuse.py
 
 
 def install(rate: float = RATE, burst: float = BURST, clock=time.monotonic) -> None:
@@ -88,12 +87,10 @@ def install(rate: float = RATE, burst: float = BURST, clock=time.monotonic) -> N
     _original["disconnect_session"] = disconnect = Runtime.disconnect_session
 
     def handle_backmsg(self, session_id, msg, *, client=None):
-        global dropped
         bucket = _buckets.setdefault(session_id, Bucket(rate, burst))
         if not bucket.waiting and bucket.take(clock()):
             return handle(self, session_id, msg, client=client)
         key = kind(msg)
-        dropped += key in bucket.waiting
         bucket.waiting.pop(key, None)  # the newer one goes last: kept in the order they were asked
         bucket.waiting[key] = (msg, client)
         if bucket.timer is None:
