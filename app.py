@@ -26,7 +26,7 @@ if "_plotly_warm" not in st.session_state:
     dot = {"type": "heatmap", "z": [[0]], "showscale": False}  # Plotly refuses a figure without data
     early.plotly_chart({"data": [dot], "layout": blank}, config={"staticPlot": True, "displayModeBar": False})
 
-from ui import classroom, guides, nav, params, shell, url  # noqa: E402  (after the warm-up: these import torch)
+from ui import body, classroom, guides, nav, params, shell, url  # noqa: E402  (after the warm-up: these import torch)
 from ui.i18n import t  # noqa: E402
 from ui.pages import LESSONS  # noqa: E402
 
@@ -36,7 +36,7 @@ guides.apply_pending()  # a guided lesson's step, before any widget is drawn
 classroom.read_link()  # ?teach= / ?join=: taken out of the address bar before the URL is restored
 ignored = url.restore_once(params.PARAMS, params.ALIASES)  # first: a link's model picks the run's lane
 with shell.run_slot(early):  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS, HEAVY)
-    settings = shell.sidebar()  # language and model first: a class switches models on every page
+    shell.sidebar()  # language and model first: a class switches models on every page
     home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)
     lessons = {
         lesson.name: st.Page(lesson.path, title=t(f"nav.{lesson.name}"), icon=lesson.icon, url_path=lesson.name)
@@ -47,19 +47,6 @@ with shell.run_slot(early):  # one of a few script runs at once per process (ui/
     goto = guides.pending_page()  # a guided lesson's Back / Next: its state is applied in the next run
     if goto in lessons:
         st.switch_page(lessons[goto]) if goto != page.url_path else st.rerun()
-    shell.track("lang", "model", "weights", "present", "tables", "guide", "gstep")
     shell.notice_ignored(ignored)
-    show = True  # False while a guided step's prediction is unanswered: the figure would give it away
-    if page.url_path in lessons:
-        st.title(page.title)
-        classroom.step_line()  # in a class: the code, the name, "the teacher is on step k"
-        show = guides.bar(page.url_path, settings.lang)
-        if next(lesson for lesson in LESSONS if lesson.name == page.url_path).prompt:
-            shell.prompt_box(settings)
-            shell.track("prompt")
-    if show:
-        page.run()
-    else:
-        st.info(t("guides.predict.hidden"), icon=":material/visibility_off:")
-    shell.finish_run()  # a page that stops early calls it itself (shell.stop)
+    body.draw(page, page.url_path in lessons)  # a fragment: a widget on the page reruns only it (ui/body.py)
 shell.freeze_gc_once()  # after the first page is drawn, not before: its full collection took 0.2 s

@@ -16,6 +16,7 @@ import re
 import socket
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import websockets
@@ -79,7 +80,11 @@ class Session:
         self.script_replica = ""  # the replica that ran the last script run, as its About text says
         self.http: list[tuple[str, int, float]] = []  # (path, status, ms) of every HTTP request
         self.static: list[str] = []  # the static files the page's index.html names
-        self.media: list[str] = []  # the last run's download URLs (media files live in one replica's memory)
+        self.media: list[str] = []  # the last run's download URLs or deferred file ids (files live in one replica)
+        self.session_id = ""  # the server's AppSession id (new_session), which a request for a deferred file names
+        self.page_fragment, self.outside = "", []  # the fragment the page is drawn in; the texts outside it
+        self.drawn: list[str] = []  # the keys of the widgets the last run sent
+        self.homes: dict[str, str] = {}  # widget id -> the fragment it is drawn in ("" for none), as its delta says
         self.page_hash = ""  # the server names it in the first run's `navigation` message
         self.widgets: dict[str, tuple[str, object]] = {}  # widget key -> (element kind, proto)
         self.charts: dict[str, str] = {}  # chart key -> Plotly spec (JSON)
@@ -129,12 +134,32 @@ class Session:
         return errors
 
     async def download(self) -> list[str]:
-        """A click on one of the page's download buttons: its media URL, from the replica that made it."""
+        """A click on one of the page's download buttons: its media URL, from the replica that made it. A
+        file made on click (st.download_button with data= a function) is asked for first, as the browser
+        does: a backend_operation_request naming the file, answered with the URL to fetch."""
         if not self.media:
             return []
         path = self.rng.choice(self.media)
+        if not path.startswith("/"):
+            path, errors = await self.deferred_url(path)
+            if errors:
+                return errors
         code, body = await self.get(path)
         return [] if code == 200 and body else [f"GET {path.split('?')[0]}: {code}"]
+
+    async def deferred_url(self, file_id: str) -> tuple[str, list[str]]:
+        msg = BackMsg()
+        request = msg.backend_operation_request
+        request.request_id, request.session_id = uuid.uuid4().hex, self.session_id
+        request.deferred_file.file_id = file_id
+        await self.ws.send(msg.SerializeToString())
+        while True:  # between runs: the answer, or a message this client does not wait for
+            fm = ForwardMsg()
+            fm.ParseFromString(await self.ws.recv())
+            answer = fm.backend_operation_response
+            if fm.WhichOneof("type") == "backend_operation_response" and answer.request_id == request.request_id:
+                error = answer.error_msg
+                return answer.deferred_file.url, [f"deferred file {file_id[:8]}: {error}"] if error else []
 
     async def reconnect(self) -> tuple[float, list[str]]:
         """The websocket dropped, the tab reloads: the same cookies, a fresh session, the URL's state."""
@@ -163,7 +188,10 @@ class Session:
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string, cs.page_script_hash = self.query, self.page_hash
-        cs.fragment_id, cs.is_auto_rerun = fragment, bool(fragment)
+        # A widget drawn in a fragment reruns that fragment alone (app.py draws each page in one: ui/body.py),
+        # as the browser does; a timer's rerun (`fragment` given) says it is automatic.
+        home = {self.homes.get(s.id, "") for s in changes}
+        cs.fragment_id, cs.is_auto_rerun = fragment or (home.pop() if len(home) == 1 else ""), bool(fragment)
         cs.page_name = "" if self.page_hash else self.page
         cs.context_info.timezone, cs.context_info.locale = "UTC", "en-US"
         cs.context_info.url = f"http://127.0.0.1:{self.port}/{self.page}"
@@ -176,6 +204,8 @@ class Session:
         cs.cached_message_hashes.extend(self.cache)
         self.runs += 1
         widgets, charts, errors, self.place, texts, media = {}, {}, [], 0, [], []
+        outside: list[str] = []  # texts drawn outside any fragment (the sidebar's), kept by the page's reruns
+        page_fragment = "" if cs.fragment_id else None
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         while True:
@@ -193,6 +223,8 @@ class Session:
             kind = fm.WhichOneof("type")
             if kind == "navigation":
                 self.page_hash = fm.navigation.page_script_hash
+            elif kind == "new_session":
+                self.session_id = fm.new_session.initialize.session_id
             elif kind == "page_info_changed":
                 self.query = fm.page_info_changed.query_string
             elif kind == "auto_rerun":
@@ -205,7 +237,9 @@ class Session:
                 errors.append(f"page not found: {self.page}")
             elif kind == "session_event" and fm.session_event.HasField("script_compilation_exception"):
                 errors.append(f"compile error: {fm.session_event.script_compilation_exception.message}")
-            elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+            elif kind == "delta" and fm.delta.fragment_id and page_fragment is None:
+                page_fragment = fm.delta.fragment_id  # the first fragment of a full run holds the page (ui/body.py)
+            if kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 el_kind = fm.delta.new_element.WhichOneof("type")
                 el = getattr(fm.delta.new_element, el_kind)
                 key = getattr(el, "id", "").split("-", 2)[-1]  # "$$ID-<hash>-<key>"
@@ -214,25 +248,37 @@ class Session:
                     errors.append(f"{el.type}: {el.message} ({where})")
                 elif el_kind == "plotly_chart":
                     charts[key] = el.spec
-                elif el_kind == "download_button" and el.url:
-                    media.append(el.url)
+                elif el_kind == "download_button" and (el.url or el.deferred_file_id):
+                    media.append(el.url or el.deferred_file_id)
                 elif el_kind == "alert" and (queued := QUEUED.match(el.body)):
                     self.place = max(self.place, int(queued[1]))
                 elif el_kind in ("markdown", "alert", "text", "heading"):
                     texts.append(el.body)
+                    outside += [] if fm.delta.fragment_id else [el.body]
                 elif el_kind == "progress":
                     texts.append(el.text)
                 elif key:
                     widgets[key] = (el_kind, el)
+                    self.homes[el.id] = fm.delta.fragment_id
             elif kind == "script_finished" and fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                 if fm.script_finished not in FINISHED_OK:
                     errors.append(ForwardMsg.ScriptFinishedStatus.Name(fm.script_finished))
                 break
         ms = (time.perf_counter() - t0) * 1000
-        if fragment:  # a fragment's run redraws only its own elements: the rest of the page stays
-            widgets, charts, texts = self.widgets | widgets, self.charts | charts, self.texts + texts
-        self.widgets, self.charts, self.texts = widgets, charts, texts
-        self.media = media if not fragment else self.media + media
+        self.drawn = list(widgets)  # the widget keys this run itself sent (a fragment's run: only its own)
+        if not cs.fragment_id:  # a full run: what is outside the page's fragment, which its reruns keep
+            self.page_fragment, self.outside = page_fragment or "", outside
+        if cs.fragment_id and cs.fragment_id == self.page_fragment:  # the page again, under the same sidebar
+            kept = {k: w for k, w in self.widgets.items() if not self.homes.get(w[1].id)}
+            widgets, texts = kept | widgets, self.outside + texts
+        elif cs.fragment_id:  # a fragment in the page redraws only its own elements: the rest stays
+            widgets, charts, texts, media = (
+                self.widgets | widgets,
+                self.charts | charts,
+                self.texts + texts,
+                self.media + media,
+            )
+        self.widgets, self.charts, self.texts, self.media = widgets, charts, texts, media
         ids = {el.id for _, el in widgets.values()}
         self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
         # As the browser: a widget seen for the first time starts from the value its element carries; after

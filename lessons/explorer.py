@@ -1,6 +1,7 @@
 """Attention Explorer: the prompt's attention per layer and head, as a heatmap, a grid, or lines."""
 
 import dataclasses
+import functools
 
 import numpy as np
 import streamlit as st
@@ -135,9 +136,11 @@ st.markdown(t("explorer.explain"))
 st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V")
 st.caption(t("explorer.source", d_k=model.config.d_head, scale=f"{model.config.scale:.4f}"))
 
+# The files are made when a button is clicked (data= a function), not in every rerun: the browser then has
+# no new file to fetch after each keystroke either (docs/perf.md).
 d1, d2 = st.columns(2)
-d1.download_button(t("explorer.download.json"), viz.attention_json(shown, q_tokens, k_tokens, what), "attention.json")
+as_json = functools.partial(viz.attention_json, shown, q_tokens, k_tokens, what)
+d1.download_button(t("explorer.download.json"), as_json, "attention.json", "application/json")
 if np.ndim(shown) == 2:
-    d2.download_button(
-        t("explorer.download.csv"), viz.attention_csv(shown, q_tokens, k_tokens), "attention.csv", "text/csv"
-    )
+    as_csv = functools.partial(viz.attention_csv, shown, q_tokens, k_tokens)
+    d2.download_button(t("explorer.download.csv"), as_csv, "attention.csv", "text/csv")

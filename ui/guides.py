@@ -84,6 +84,12 @@ def apply_pending() -> None:
         st.session_state.update(st.session_state.pop("_apply"))
 
 
+def page_asked() -> bool:
+    """A guide button asked for a page: only app.py switches pages, so the page's fragment (ui/body.py)
+    asks for a whole run instead of drawing the old page."""
+    return "_goto" in st.session_state
+
+
 def pending_page() -> str | None:
     """The page a guide button asked for (app.py switches to it before drawing anything)."""
     return st.session_state.pop("_goto", None)

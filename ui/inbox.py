@@ -70,9 +70,14 @@ class Bucket:
 
 
 def kind(msg) -> tuple:
-    """What a newer message replaces: a rerun of the same fragment (or the whole page), or the same type."""
+    """What a newer message replaces: a rerun of the same fragment (or the whole page), or the same type;
+    never another request for a file (a download waits for the answer to its own request)."""
     which = msg.WhichOneof("type")
-    return (which, msg.rerun_script.fragment_id) if which == "rerun_script" else (which,)
+    if which == "rerun_script":
+        return which, msg.rerun_script.fragment_id
+    if which == "backend_operation_request":
+        return which, msg.backend_operation_request.request_id
+    return (which,)
 
 
 _buckets: dict[str, Bucket] = {}

@@ -106,21 +106,26 @@ def test_empty_prompt_gives_a_hint():
     assert any("Type a prompt" in i.value for i in at.info)
 
 
-def _downloads(at, monkeypatch) -> dict[str, bytes]:
-    """The files the page's download buttons offer, by file name: AppTest keeps no handle on its media
-    storage after a run, so the storage's load_and_get_id is wrapped to record what the page stored."""
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+def _downloads(at, monkeypatch) -> dict[str, str]:
+    """The files the page's download buttons offer, by file name. The Explorer makes them on click
+    (data= a function, registered with the media manager, deferred): the registration is wrapped to keep
+    each function, which is then called as a click would."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
 
-    stored: dict[str, bytes] = {}
-    load = MemoryMediaFileStorage.load_and_get_id
+    deferred: dict[str, tuple] = {}
+    add = MediaFileManager.add_deferred
 
-    def recording(self, path_or_data, mimetype, kind, filename=None):
-        stored[filename] = path_or_data
-        return load(self, path_or_data, mimetype, kind, filename)
+    def recording(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        deferred[file_name] = (data_callable, mimetype)
+        return add(self, data_callable, mimetype, coordinates, file_name=file_name, **kwargs)
 
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", recording)
     at.run()
-    return stored
+    assert {name: mime for name, (_, mime) in deferred.items()} == {
+        "attention.json": "application/json",
+        "attention.csv": "text/csv",
+    }
+    return {name: make() for name, (make, _) in deferred.items()}
 
 
 @pytest.mark.parametrize("sink_tables", ["0", "1"])

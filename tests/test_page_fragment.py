@@ -1,0 +1,95 @@
+"""Each page is drawn in one fragment under the sidebar (ui/body.py), tried on a real server through
+Streamlit's websocket protocol (bench/st_client.py sends a widget's change as the browser does: a
+rerun of the fragment the widget was drawn in). A change on the page reruns only the page: the sidebar's
+elements are not sent again, the figure follows the prompt, and the URL keeps the sidebar's parameters.
+A sidebar widget still reruns everything. The Explorer's downloads are made on click."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import urllib.parse
+
+import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+import bench.browser_latency as bl
+from bench.server_proc import start_server
+from bench.st_client import Session
+from tests import aio
+
+PROMPT = "alice knows the cats that the dog sees are happy ."
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("page_fragment")
+    port = bl.free_port()
+    with open(tmp / "server.log", "wb") as log:
+        proc, _ = start_server(port, str(tmp / "cache"), log, 1)
+    try:
+        bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+        yield port
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def heatmap_columns(s: Session) -> list[str]:
+    return json.loads(s.charts["heatmap"])["data"][0]["x"]
+
+
+def test_a_new_prompt_reruns_the_page_alone_and_the_url_keeps_the_sidebars_parameters(port):
+    async def go():
+        s = Session(port, "explorer", query="lang=zh&layer=2")
+        _, errors = await s.open()
+        assert not errors and {"lang", "model", "prompt", "layer"} <= set(s.drawn)  # the first run: everything
+        prompt = s.widgets["prompt"][1].id
+        assert s.homes[prompt] and not s.homes[s.widgets["lang"][1].id]  # the prompt is in a fragment
+        _, errors = await s.rerun((WidgetState(id=prompt, string_value=PROMPT),))
+        assert not errors
+        assert "prompt" in s.drawn and "layer" in s.drawn  # the page and its controls, drawn again
+        assert not {"lang", "model", "weights", "present", "tables"} & set(s.drawn)  # the sidebar, not
+        assert any(label.endswith("happy") for label in heatmap_columns(s))  # the figure follows the prompt
+        query = urllib.parse.parse_qs(s.query)
+        assert query["lang"] == ["zh"] and query["layer"] == ["2"] and query["prompt"] == [PROMPT]
+        return s
+
+    aio.run(go())
+
+
+def test_a_sidebar_widget_reruns_the_whole_app(port):
+    async def go():
+        s = Session(port, "explorer")
+        _, errors = await s.open()
+        assert not errors
+        lang = s.widgets["lang"][1]
+        _, errors = await s.rerun((WidgetState(id=lang.id, string_value="zh"),))
+        assert not errors and {"lang", "model", "prompt"} <= set(s.drawn)
+        assert any("注意力" in text for text in s.texts)  # the page again, now in Chinese
+
+    aio.run(go())
+
+
+def test_the_explorers_downloads_are_made_on_click_for_the_matrix_shown(port):
+    async def go():
+        s = Session(port, "explorer", query=f"prompt={urllib.parse.quote(PROMPT)}&layer=2&head=3")
+        _, errors = await s.open()
+        assert not errors and len(s.media) == 2 and not any(m.startswith("/") for m in s.media)  # no files yet
+        urls = []
+        for file_id in s.media:
+            url, errors = await s.deferred_url(file_id)
+            assert not errors and url.startswith("/media/")
+            urls.append(url)
+        code, body = await s.get(urls[0])
+        payload = json.loads(body)
+        assert code == 200 and payload["what"] == "decoder.self Layer 2, head 3"
+        assert payload["key_tokens"] == [label.split(" ", 1)[1] for label in heatmap_columns(s)]
+        code, body = await s.get(urls[1])
+        assert code == 200 and body.decode().count("\n") >= len(payload["query_tokens"])  # a CSV row per query
+        assert not (await s.download())  # as bench/proxy_load.py clicks one
+
+    aio.run(go())

@@ -1,0 +1,45 @@
+"""The page under the sidebar, drawn as one fragment: a widget on the page (the prompt, a layer, a
+toggle) reruns only this, so the sidebar's ~30 elements (language and model pickers, the lesson list)
+are not sent and drawn again on every keystroke. A sidebar widget reruns the whole app, as before.
+
+Measured (bench/browser_latency.py, Enter -> redrawn Explorer heatmap): the browser applied 65 deltas
+per Enter before, 35 with this; with the downloads made on click as well, the Explorer went from 1.08x
+to 0.80x a bare one-heatmap page (docs/perf.md)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import classroom, guides, shell, state
+from .i18n import t
+from .pages import LESSONS
+from .slots import fragment
+
+# The URL parameters the sidebar shows: declared in every run of the body (app.py's own lines do not run
+# in a fragment's rerun, and ui/url.sync writes exactly the names declared in a run).
+SIDEBAR_PARAMS = ("lang", "model", "weights", "present", "tables", "guide", "gstep")
+
+
+@fragment
+def draw(page: st.Page, lesson: bool) -> None:
+    """Title, class line, guided step, prompt box and the page itself, then the URL."""
+    if guides.page_asked():  # Start / Next / Back / a class's step, clicked on the page: app.py changes pages
+        st.rerun()  # the whole app (scope="app"), not this fragment
+    settings = state.current()  # read again: in a fragment's rerun the prompt has changed since app.py ran
+    shell.track(*SIDEBAR_PARAMS)
+    show = True  # False while a guided step's prediction is unanswered: the figure would give it away
+    if lesson:
+        st.title(page.title)
+        classroom.step_line()  # in a class: the code, the name, "the teacher is on step k"
+        show = guides.bar(page.url_path, settings.lang)
+        if next(entry for entry in LESSONS if entry.name == page.url_path).prompt:
+            shell.prompt_box(settings)
+            shell.track("prompt")
+    if show:
+        # st.Page.run() runs a page once per run of app.py; a fragment's rerun runs it again (the same
+        # page: a page change is a full run), so the flag st.navigation sets is set again here.
+        page._can_be_called = True
+        page.run()
+    else:
+        st.info(t("guides.predict.hidden"), icon=":material/visibility_off:")
+    shell.finish_run()  # a page that stops early calls it itself (shell.stop)
