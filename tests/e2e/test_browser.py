@@ -6,7 +6,9 @@ browser context, i.e. a fresh Streamlit session.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -227,3 +229,24 @@ def test_chinese_sidebar_shows_no_english(page: Page) -> None:
     text = "\n".join(lines).replace(LANGUAGE_LABEL, "")
     assert "首页" in text and "演示模式" in text, text
     assert set(LATIN_WORD.findall(text)) - PROPER_NOUNS == set(), text
+
+
+def test_after_enter_the_page_alone_reruns_and_its_download_is_made_on_click(page: Page) -> None:
+    """The prompt reruns the page's fragment (ui/body.py; tests/test_page_fragment.py checks what the
+    server sends): the figure and the URL follow it; the JSON download, made on click, holds the matrix
+    now shown."""
+    open_explorer(page, "?layer=2&head=3")
+    box = prompt_box(page)
+    box.fill("alice met bob at the park")
+    box.press("Enter")
+    page.wait_for_function(
+        "sel => [...document.querySelectorAll(sel)].some(e => e.textContent === '6 ␣park')", arg=HEATMAP_TICKS
+    )
+    expect(page).to_have_url(re.compile(r"prompt=alice\+met\+bob\+at\+the\+park"))
+    button = page.get_by_test_id("stDownloadButton").first
+    with page.expect_download() as download:
+        button.get_by_role("button").click()
+    assert download.value.suggested_filename == "attention.json"
+    payload = json.loads(Path(download.value.path()).read_text())
+    assert payload["what"] == "decoder.self Layer 2, head 3"
+    assert payload["key_tokens"] == ["[BOS]", "alice", "␣met", "␣bob", "␣at", "␣the", "␣park"]
