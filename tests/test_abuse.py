@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import re
-import signal
 import statistics
 import time
 import urllib.parse
@@ -20,27 +18,19 @@ import websockets
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-import bench.browser_latency as bl
 from bench.abuse import BIG_PROMPT, backmsg, drain, training_children
-from bench.server_proc import cpu_s, start_server
+from bench.server_proc import cpu_s
 from bench.st_client import Session
 from tests import aio
+from tests.servers import app_server
 from ui import inbox, url
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("abuse")
-    port = bl.free_port()
-    with open(tmp / "server.log", "wb") as log:  # the defaults: no session share, the message rate on
-        proc, _ = start_server(port, str(tmp / "cache"), log, 1)
-    try:
-        bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
-        yield port, proc.pid
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)  # the group: the server and its training child
-        proc.wait(timeout=30)
+    """(port, pid): the defaults, i.e. no session share, the message rate on."""
+    with app_server(tmp_path_factory.mktemp("abuse")) as running:
+        yield running
 
 
 def test_a_one_megabyte_prompt_through_the_websocket_is_cut_and_answered(server):

@@ -5,9 +5,7 @@ fragment reruns ran beside every queue. The app is tests/apps/slot_app.py, drive
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +15,7 @@ import pytest
 import bench.browser_latency as bl
 from bench.st_client import Session
 from tests import aio
+from tests.servers import running
 
 ROOT = Path(__file__).resolve().parents[1]
 HOLD_S = 2.0
@@ -31,13 +30,8 @@ def port(tmp_path_factory):
            "--browser.gatherUsageStats", "false"]  # fmt: skip
     with open(tmp_path_factory.mktemp("slots") / "server.log", "wb") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+    with running(proc, port):
         yield port
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
 
 
 async def opened(port: int) -> Session:

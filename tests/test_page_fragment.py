@@ -6,36 +6,23 @@ A sidebar widget still reruns everything. The Explorer's downloads are made on c
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
 import urllib.parse
 
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-import bench.browser_latency as bl
-from bench.server_proc import start_server
 from bench.st_client import Session
 from tests import aio
+from tests.servers import app_server
 
 PROMPT = "alice knows the cats that the dog sees are happy ."
 
 
 @pytest.fixture(scope="module")
 def port(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("page_fragment")
-    port = bl.free_port()
-    with open(tmp / "server.log", "wb") as log:
-        proc, _ = start_server(port, str(tmp / "cache"), log, 1)
-    try:
-        bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+    with app_server(tmp_path_factory.mktemp("page_fragment")) as (port, _):
         yield port
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
 
 
 def heatmap_columns(s: Session) -> list[str]:
