@@ -61,3 +61,25 @@ def test_a_fragment_rerun_waits_for_the_slot_another_sessions_run_holds(port):
     assert alone < 1000
     assert waited > (HOLD_S - 0.5) * 1000 - 300, f"the fragment rerun took {waited:.0f} ms: it did not wait"
     assert held_ms >= HOLD_S * 1000
+
+
+def test_a_fragment_rerun_waiting_for_the_published_models_lane_shows_its_place(port):
+    """The page is a fragment (ui/body.py): a student's keystroke on a published model's page is a
+    fragment rerun, and while another run holds the model's lane it says "Queued ... number 1" at the
+    fragment's top, as a full run does at the page's; the notice is gone once it runs."""
+
+    async def go():
+        holder, student = await opened(port), await opened(port)
+        (fragment,) = student.fragments
+        holder.query, student.query = f"heavy=1&hold={HOLD_S}", "heavy=1"
+        held = asyncio.create_task(holder.rerun())
+        await asyncio.sleep(0.5)
+        waited, errors = await student.rerun(fragment=fragment)
+        _, held_errors = await held
+        for s in (holder, student):
+            await s.ws.close()
+        return waited, student.place, errors + held_errors
+
+    waited, place, errors = aio.run(go())
+    assert not errors and waited > (HOLD_S - 0.5) * 1000 - 300
+    assert place == 1  # the notice was sent while it waited (bench/st_client.py reads "Queued ...: number 1.")
