@@ -87,13 +87,13 @@ _THIS_RUN = threading.local()  # .in_slot: this thread's fragment rerun already 
 
 def fragment(func=None, *, run_every=None):
     """st.fragment, but its reruns of its own (a run_every timer, a widget inside it) hold a slot as a whole
-        run does (run_slot: the session's share, then a run slot or the heavy lane): Streamlit runs only the
-        fragment's function then, not app.py, so without this a client firing fragment reruns ran unbounded
-        work beside every queue. Inside a full run the slot is already held by this thread (app.py): the body
-        just runs (a Semaphore is not reentrant: taking a second one would deadlock with one slot), as does a
-        fragment nested in a fragment rerun. The fragment's identity is its function's (functools.wraps). A rerun
-    waiting for a published model's lane shows its place in the queue at the fragment's top, as app.py's
-    full runs do at the page's."""
+    run does (run_slot: the session's share, then a run slot or the heavy lane): Streamlit runs only the
+    fragment's function then, not app.py, so without this a client firing fragment reruns ran unbounded
+    work beside every queue. Inside a full run the slot is already held by this thread (app.py): the body
+    just runs (a Semaphore is not reentrant: taking a second one would deadlock with one slot), as does a
+    fragment nested in a fragment rerun. The fragment's identity is its function's (functools.wraps). A
+    rerun waiting for a published model's lane shows its place in the queue at the fragment's top, as
+    app.py's full runs do at the page's."""
 
     def decorate(f):
         @functools.wraps(f)
