@@ -80,3 +80,27 @@ def test_the_explorers_downloads_are_made_on_click_for_the_matrix_shown(port):
         assert not (await s.download())  # as bench/proxy_load.py clicks one
 
     aio.run(go())
+
+
+def test_controls_left_undrawn_by_an_empty_prompt_come_back_as_the_student_set_them(port):
+    """An empty prompt stops the page before its controls (ui/shell.stop): Streamlit forgets an undrawn
+    widget's value, and the view came back at its default and drawn with nothing selected. Now the
+    student's "all heads" comes back, sent with its value, and the grid is drawn."""
+
+    async def go():
+        s = Session(port, "explorer")
+        _, errors = await s.open()
+        prompt, view = s.widgets["prompt"][1].id, s.widgets["view"][1].id
+        grid = WidgetState(id=view)
+        grid.string_array_value.data.append("all heads")
+        errors += (await s.rerun((grid,)))[1]
+        assert "grid" in s.charts
+        errors += (await s.rerun((WidgetState(id=prompt, string_value=""),)))[1]
+        assert "view" not in s.drawn  # stopped before the controls
+        errors += (await s.rerun((WidgetState(id=prompt, string_value=PROMPT),)))[1]
+        assert not errors
+        el = s.widgets["view"][1]
+        assert el.set_value and list(el.raw_values) == ["all heads"]  # the browser is told which is selected
+        assert "grid" in s.charts and "view=grid" in s.query
+
+    aio.run(go())

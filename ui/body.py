@@ -25,6 +25,7 @@ def draw(page: st.Page, lesson: bool) -> None:
     """Title, class line, guided step, prompt box and the page itself, then the URL."""
     if guides.page_asked():  # Start / Next / Back / a class's step, clicked on the page: app.py changes pages
         st.rerun()  # the whole app (scope="app"), not this fragment
+    state.resend_kept()  # the controls an early stop (an empty prompt) left undrawn come back as they were
     settings = state.current()  # read again: in a fragment's rerun the prompt has changed since app.py ran
     shell.track(*SIDEBAR_PARAMS)
     show = True  # False while a guided step's prediction is unanswered: the figure would give it away
@@ -41,5 +42,6 @@ def draw(page: st.Page, lesson: bool) -> None:
         page._can_be_called = True
         page.run()
     else:
+        state.keep_values()  # the page's controls are not drawn in this run
         st.info(t("guides.predict.hidden"), icon=":material/visibility_off:")
     shell.finish_run()  # a page that stops early calls it itself (shell.stop)

@@ -328,5 +328,6 @@ def finish_run() -> None:
 def stop() -> NoReturn:
     """End the page early (after a notice), mirroring the state to the URL first: once st.stop()
     is requested, no later Streamlit call in this run (not even in a finally:) goes through."""
+    state.keep_values()
     finish_run()
     st.stop()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from .params import PARAMS, SHARED
 
@@ -15,6 +17,30 @@ def ensure(name: str) -> None:
     """Give a widget key its default before the widget is drawn (widgets then take no value=)."""
     if name not in st.session_state:
         st.session_state[name] = PARAMS[name].default
+
+
+def keep_values() -> None:
+    """For a run that ends before drawing the page's controls (an empty prompt, a hidden guided step):
+    Streamlit forgets the value of a widget not drawn in a run, so the student's view, layer or head fell
+    back to its default, and the segmented controls came back with nothing selected. Set again here, each
+    value is the session's own and outlives the run; resend_kept() sends it with the widget next time. A
+    widget already drawn in this run keeps its value anyway (and may not be set after it is drawn)."""
+    kept = []
+    for name in PARAMS:
+        if name in st.session_state:
+            with contextlib.suppress(StreamlitAPIException):
+                st.session_state[name] = st.session_state[name]
+                kept.append(name)
+    st.session_state["_kept"] = kept
+
+
+def resend_kept() -> None:
+    """Before the page's widgets are drawn: the values keep_values() kept are set in this run, so each
+    widget drawn again carries its value to the browser (a widget that reappears with a value from an
+    earlier run is drawn empty: the browser no longer has one for it)."""
+    for name in st.session_state.pop("_kept", []):
+        if name in st.session_state:
+            st.session_state[name] = st.session_state[name]
 
 
 @dataclass(frozen=True)
