@@ -75,7 +75,10 @@ def parameter_counts(cfg: ModelConfig, active: bool = False) -> dict[str, int]:
         "attention.v": n_attn * (d + bqkv) * cfg.kv_heads * h,
         "attention.o": n_attn * (cfg.n_heads * h + b) * d,
         "ffn": (n_enc + n_dec) * (experts * (ffn_mats * d * cfg.d_ff + b * ffn_bias) + d * cfg.n_experts),
-        "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm,
+        # per block: before attention and before the FFN (a parallel block too), one more before cross-attention;
+        # Qwen3's qk_norm adds a q and a k norm over d_head in every attention module
+        "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm
+        + (n_attn * 2 * (norm // d) * h if cfg.qk_norm else 0),
         # the output head; BERT's MLM transform (dense d×d + bias, LayerNorm) and a logits bias belong to it
         "head": (0 if cfg.tie_embeddings else d * v)
         + (d * d + 3 * d if cfg.mlm_head else 0)

@@ -13,6 +13,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import ModelConfig
+from .norm_layers import make_norm
 from .positional import apply_rope, rope_inv_freq
 
 # ---------------------------------------------------------------- masks (True = may attend)
@@ -110,17 +111,33 @@ class MultiHeadAttention(nn.Module):
         super().__init__()
         self.n_heads, self.n_kv_heads, self.d_head = cfg.n_heads, cfg.kv_heads, cfg.d_head
         self.rope = rope  # RoPE rotates q and k of self-attention only (Su et al. 2021)
-        # float64 frequencies from the config's base (and Llama 3.1 scaling); not a parameter, not saved
-        self.inv_freq = rope_inv_freq(cfg.d_head, cfg.rope_base, cfg.rope_llama3) if rope else None
+        # float64 frequencies from the config's base (and Llama 3.1 scaling); not a parameter, not saved. One per
+        # rotated pair: cfg.rope_dims / 2 of them (Pythia rotates only the first quarter of each head)
+        self.inv_freq = rope_inv_freq(cfg.rope_dims, cfg.rope_base, cfg.rope_llama3) if rope else None
         qkv_bias = cfg.bias or cfg.qkv_bias
         self.q = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_head, bias=qkv_bias)
         self.k = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)  # GQA: fewer K/V heads
         self.v = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)
         self.o = nn.Linear(cfg.n_heads * cfg.d_head, cfg.d_model, bias=cfg.bias)
+        # Qwen3: every head's q and k normalised over its d_head dimensions (one gain vector shared by the heads)
+        self.q_norm = make_norm(cfg, cfg.d_head) if cfg.qk_norm else None
+        self.k_norm = make_norm(cfg, cfg.d_head) if cfg.qk_norm else None
 
     def _split(self, x: torch.Tensor, heads: int) -> torch.Tensor:
         b, t, _ = x.shape
         return x.view(b, t, heads, self.d_head).transpose(1, 2)  # (B, heads, T, dh)
+
+    def prepare_qk(
+        self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """q, k [..., T, dh] per head as projected -> what attention compares: normalised per head (qk_norm, before
+        RoPE as in Qwen3), then rotated by RoPE (its first rope_dims dimensions). positions: (T,), for RoPE."""
+        if self.q_norm is not None:
+            q, k = self.q_norm(q), self.k_norm(k)
+        if self.rope:
+            assert positions is not None
+            q, k = apply_rope(q, positions, self.inv_freq), apply_rope(k, positions, self.inv_freq)
+        return q, k
 
     def forward(
         self,
@@ -135,9 +152,7 @@ class MultiHeadAttention(nn.Module):
         q = self._split(self.q(x), self.n_heads)  # (B, H, Tq, dh)
         k = self._split(self.k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
         v = self._split(self.v(source), self.n_kv_heads)
-        if self.rope:
-            assert positions is not None
-            q, k = apply_rope(q, positions, self.inv_freq), apply_rope(k, positions, self.inv_freq)
+        q, k = self.prepare_qk(q, k, positions)
         if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
         out, weights, scores = attention(q, k, v, mask, scale)

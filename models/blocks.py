@@ -1,4 +1,4 @@
-"""Norms, feed-forward networks and the one Transformer block all three architectures stack."""
+"""Feed-forward networks and the one Transformer block all three architectures stack (norms: norm_layers.py)."""
 
 from __future__ import annotations
 
@@ -9,32 +9,9 @@ from torch import nn
 from .attention import MultiHeadAttention
 from .config import ModelConfig
 from .moe import MoEFeedForward
+from .norm_layers import LAYERNORM_EPS, RMSNORM_EPS, RMSNorm, make_norm
 
-# Epsilons inside the norms' square roots: PyTorch's LayerNorm default (1e-5) and Llama's
-# RMSNorm value (1e-6, Touvron et al. 2023 code). BERT uses 1e-12.
-LAYERNORM_EPS = 1e-5
-RMSNORM_EPS = 1e-6
-
-
-class RMSNorm(nn.Module):
-    """x / sqrt(mean(x²) + eps) · g (Zhang & Sennrich 2019): LayerNorm without centring or bias."""
-
-    def __init__(self, d: int, eps: float = RMSNORM_EPS):
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d))
-
-    def extra_repr(self) -> str:
-        return f"({self.weight.shape[0]},), eps={self.eps}"  # as nn.LayerNorm prints itself
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
-
-
-def make_norm(cfg: ModelConfig) -> nn.Module:
-    if cfg.norm == "layernorm":
-        return nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps or LAYERNORM_EPS)
-    return RMSNorm(cfg.d_model, cfg.norm_eps or RMSNORM_EPS)
+__all__ = ["LAYERNORM_EPS", "RMSNORM_EPS", "Block", "FeedForward", "RMSNorm", "make_norm"]  # norms: from norm_layers
 
 
 class FeedForward(nn.Module):
@@ -77,6 +54,7 @@ class Block(nn.Module):
     def __init__(self, cfg: ModelConfig, cross: bool):
         super().__init__()
         self.pre = cfg.norm_position == "pre"
+        self.parallel = cfg.parallel_residual  # GPT-J / GPT-NeoX: attention and FFN side by side, on the same x
         self.self_attn = MultiHeadAttention(cfg, rope=cfg.positional == "rope")
         self.norm_self = make_norm(cfg)
         self.cross_attn = MultiHeadAttention(cfg, rope=False) if cross else None
@@ -109,8 +87,11 @@ class Block(nn.Module):
             rec.update(moe=routing)  # router probabilities, choices and load-balancing loss
             return out
 
+        ffn = moe if isinstance(self.ffn, MoEFeedForward) else self.ffn
+        if self.parallel:  # x + attn(norm_self(x)) + ffn(norm_ffn(x)): two norms of the same x (GPT-NeoX, Pythia)
+            return x + self_attention(self.norm_self(x)) + ffn(self.norm_ffn(x)), rec
         x = self._sublayer(x, self.norm_self, self_attention)
         if self.cross_attn is not None:
             x = self._sublayer(x, self.norm_cross, cross_attention)
-        x = self._sublayer(x, self.norm_ffn, moe if isinstance(self.ffn, MoEFeedForward) else self.ffn)
+        x = self._sublayer(x, self.norm_ffn, ffn)
         return x, rec

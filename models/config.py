@@ -21,6 +21,9 @@ PE_LAYOUTS = ("interleaved", "half")  # sinusoidal: sin/cos alternating (Vaswani
 MASKS = ("causal", "bidirectional", "prefix", "sliding")
 
 MOE_FIELDS = ("n_experts", "experts_top_k", "moe_aux_weight")
+# Fields added for later published families (Qwen3, GPT-NeoX/Pythia), with the value that changes nothing: to_dict
+# leaves each out while it holds this value, so older configs (and their hashes) serialise as before.
+QUIET_DEFAULTS = {"head_dim": None, "qk_norm": False, "rotary_dim": None, "parallel_residual": False}
 
 # The vocabulary size of the shipped byte-level BPE tokenizer (models/weights/tokenizer.json);
 # a config built for the shipped tokenizer needs at least this many embedding rows.
@@ -33,7 +36,7 @@ class ModelConfig:
     vocab_size: int = DEFAULT_VOCAB_SIZE  # rows of the token embedding and columns of the output head
     n_layers: int = 2  # blocks per stack (an encoder-decoder has n_layers encoder + n_layers decoder blocks)
     d_model: int = 64  # width of the residual stream
-    n_heads: int = 4  # query heads; d_head = d_model // n_heads
+    n_heads: int = 4  # query heads; d_head = d_model // n_heads (unless head_dim sets it)
     n_kv_heads: int | None = None  # None: MHA (= n_heads); 1: MQA; else GQA, query heads share K/V in groups
     d_ff: int = 256  # hidden width of the feed-forward network (for SwiGLU: of each of its two branches)
     norm_position: str = "pre"  # "pre": x + f(norm(x)) (GPT-2, Llama); "post": norm(x + f(x)) (Vaswani, BERT)
@@ -51,7 +54,7 @@ class ModelConfig:
     embed_scale: bool = True  # token embeddings · sqrt(d_model) (Vaswani §3.4); BERT adds them unscaled
     embed_norm: bool = False  # a LayerNorm right after the embeddings (BERT)
     type_vocab_size: int = 0  # BERT's segment (token-type) embeddings; this app gives every token type 0
-    # What other published checkpoints need (models/families.py); again the defaults change nothing.
+    # What other published checkpoints need (models/families/); again the defaults change nothing.
     rope_base: float = 10000.0  # RoPE's θ base (Su et al. 2021); Llama 3: 500000, Qwen2: 1000000
     rope_llama3: tuple[float, float, float, int] | None = None  # Llama 3.1 scaling: factor, low, high, original ctx
     sliding_window: int | None = None  # Mistral: a query sees only its last `sliding_window` positions
@@ -66,6 +69,11 @@ class ModelConfig:
     n_experts: int = 0
     experts_top_k: int = 2
     moe_aux_weight: float = 0.01  # weight of the load-balancing loss in training (Switch's α = 10⁻²)
+    # Qwen3 and GPT-NeoX (Pythia); the defaults change nothing, and to_dict leaves them out then (QUIET_DEFAULTS).
+    head_dim: int | None = None  # explicit d_head (Qwen3-0.6B: 16 heads x 128 on a 1024-wide stream); None: d / heads
+    qk_norm: bool = False  # Qwen3: each head's q and k normalised over d_head (the model's norm kind), before RoPE
+    rotary_dim: int | None = None  # RoPE on the first rotary_dim dims of each head only (Pythia: d_head / 4); None: all
+    parallel_residual: bool = False  # GPT-J/NeoX: x + attn(norm_self(x)) + ffn(norm_ffn(x)), both norms read x
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple[str, ...]) -> None:
@@ -83,10 +91,12 @@ class ModelConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive whole number, got {value!r}")
-        if self.d_model % self.n_heads:
+        if self.head_dim is not None and (not isinstance(self.head_dim, int) or self.head_dim < 1):
+            raise ValueError(f"head_dim must be a positive whole number or None (d / heads), got {self.head_dim!r}")
+        if self.head_dim is None and self.d_model % self.n_heads:
             raise ValueError(
                 f"d_model={self.d_model} is not divisible by n_heads={self.n_heads}: "
-                "each head gets d_model / n_heads dimensions"
+                "each head gets d_model / n_heads dimensions (or set head_dim explicitly)"
             )
         kv = self.kv_heads
         if not isinstance(kv, int) or kv < 1 or self.n_heads % kv:
@@ -94,11 +104,30 @@ class ModelConfig:
                 f"n_heads={self.n_heads} is not divisible by n_kv_heads={self.n_kv_heads}: "
                 "in GQA every group of query heads shares one key/value head"
             )
-        if self.positional == "rope" and self.d_head % 2:
+        if self.positional == "rope" and self.rotary_dim is None and self.d_head % 2:
+            if self.head_dim is None:
+                how = f"d_head = d_model / n_heads = {self.d_model} / {self.n_heads} = {self.d_head}"
+            else:
+                how = f"head_dim = {self.head_dim}"
+            raise ValueError(f"RoPE rotates pairs of dimensions: {how} must be even")
+        if self.rotary_dim is not None:
+            if self.positional != "rope":
+                raise ValueError(f"rotary_dim={self.rotary_dim} needs positional='rope', not {self.positional!r}")
+            if not isinstance(self.rotary_dim, int) or self.rotary_dim < 2 or self.rotary_dim % 2:
+                raise ValueError(f"rotary_dim must be an even number >= 2 (RoPE turns pairs), got {self.rotary_dim!r}")
+            if self.rotary_dim > self.d_head:
+                raise ValueError(
+                    f"rotary_dim={self.rotary_dim} is more than d_head={self.d_head}: RoPE rotates part of each head, "
+                    "at most all of it"
+                )
+        if self.parallel_residual and (self.norm_position != "pre" or self.arch == "encoder-decoder"):
             raise ValueError(
-                f"RoPE rotates pairs of dimensions: d_head = d_model / n_heads = "
-                f"{self.d_model} / {self.n_heads} = {self.d_head} must be even"
+                "parallel_residual adds attention and FFN, each on its own norm of the same x, to x: it needs "
+                "norm_position='pre' and no cross-attention (arch 'decoder' or 'encoder')"
             )
+        for name in ("qk_norm", "parallel_residual"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if self.positional == "sinusoidal" and self.d_model % 2:
             raise ValueError(f"sinusoidal PE pairs sin and cos: d_model={self.d_model} must be even")
         if self.norm_eps is not None and not (math.isfinite(self.norm_eps) and self.norm_eps > 0):
@@ -124,7 +153,13 @@ class ModelConfig:
 
     @property
     def d_head(self) -> int:
-        return self.d_model // self.n_heads
+        """Width of one head: head_dim when set (q, k, v are n_heads·d_head wide, not d_model), else d / heads."""
+        return self.d_model // self.n_heads if self.head_dim is None else self.head_dim
+
+    @property
+    def rope_dims(self) -> int:
+        """How many leading dimensions of each head RoPE rotates (all of them unless rotary_dim says fewer)."""
+        return self.d_head if self.rotary_dim is None else self.rotary_dim
 
     @property
     def kv_heads(self) -> int:
@@ -143,11 +178,15 @@ class ModelConfig:
         return "causal" if self.sliding_window is None else "sliding"
 
     def to_dict(self) -> dict:
-        """All fields, except the MoE ones of a dense model (n_experts = 0): a dense config's dict, and so
-        its hash (models.variants.variant_key) and saved checkpoints, are what they were before MoE existed."""
+        """All fields, except the MoE ones of a dense model (n_experts = 0) and those of QUIET_DEFAULTS that hold
+        their default: a dense config's dict, and so its hash (models.variants.variant_key) and saved
+        checkpoints, are what they were before MoE (and head_dim, qk_norm, ...) existed."""
         out = asdict(self)
         if not self.n_experts:
             for name in MOE_FIELDS:
+                del out[name]
+        for name, default in QUIET_DEFAULTS.items():
+            if out[name] == default:
                 del out[name]
         return out
 

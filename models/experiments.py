@@ -13,7 +13,6 @@ import torch
 from . import data, readonly
 from .analysis import effective_rank_of, singular_values, softmax
 from .live import LiveModel, Trace
-from .positional import apply_rope
 from .probes import HELD_OUT_SEED, random_span
 from .tokenizer import BOS, EOS, MASK, SPECIALS
 
@@ -223,8 +222,7 @@ def head_keys(model: LiveModel, trace: Trace) -> np.ndarray:
         h = block.norm_self(x) if block.pre else x
         attn = block.self_attn
         k = attn._split(attn.k(h), attn.n_kv_heads)  # (1, Hkv, T, dh)
-        if attn.rope:
-            k = apply_rope(k, positions)
+        _, k = attn.prepare_qk(k, k, positions)  # the model's per-head norm (if any) and RoPE (its θ base)
         out.append(k.repeat_interleave(attn.n_heads // attn.n_kv_heads, dim=1)[0].numpy())  # (H, T, dh)
     return np.stack(out)
 

@@ -111,18 +111,28 @@ def rope_angles(positions: torch.Tensor, d_head: int, inv_freq: torch.Tensor | N
     return positions.to(torch.float64)[:, None] * inv_freq[None, :]  # (T, dh/2)
 
 
-def apply_rope(x: torch.Tensor, positions: torch.Tensor, inv_freq: torch.Tensor | None = None) -> torch.Tensor:
+def apply_rope(
+    x: torch.Tensor, positions: torch.Tensor, inv_freq: torch.Tensor | None = None, rotary_dim: int | None = None
+) -> torch.Tensor:
     """Rotate each pair (x_{2i}, x_{2i+1}) by the angle θ_{pos,i} (RoFormer, eq. 34).
 
     x: (B, H, T, dh). A rotation keeps |x|, and R(a)ᵀR(b) = R(b - a), so q·k depends only on the
     offset between the two positions. (Llama's code pairs dimension i with i + dh/2 instead of
-    2i with 2i+1: a permutation of the same idea; models/families.py permutes the rows of a
+    2i with 2i+1: a permutation of the same idea; models/families permutes the rows of a
     published q and k projection at load so this one rotation serves every checkpoint.)
+
+    Partial rotary (GPT-NeoX/Pythia, GPT-J): only the first rotary_dim dimensions of each head are rotated,
+    with frequencies over that width (rope_inv_freq(rotary_dim)); the rest pass through unchanged and carry
+    no position. rotary_dim defaults to 2 · len(inv_freq) when inv_freq is given, else to all of dh.
     """
-    angle = rope_angles(positions, x.shape[-1], inv_freq)  # (T, dh/2)
+    d = x.shape[-1]
+    r = (d if inv_freq is None else 2 * inv_freq.shape[0]) if rotary_dim is None else rotary_dim
+    if r % 2 or not 0 < r <= d or (inv_freq is not None and 2 * inv_freq.shape[0] != r):
+        raise ValueError(f"rotary_dim={r} must be even, at most the head's {d} dims, and match inv_freq")
+    angle = rope_angles(positions, r, inv_freq)  # (T, r/2)
     cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
-    even, odd = x[..., 0::2], x[..., 1::2]  # (B, H, T, dh/2)
-    out = torch.empty_like(x)
-    out[..., 0::2] = even * cos - odd * sin
-    out[..., 1::2] = even * sin + odd * cos
+    even, odd = x[..., 0:r:2], x[..., 1:r:2]  # (B, H, T, r/2)
+    out = x.clone() if r < d else torch.empty_like(x)  # the pass-through dims are kept as they are
+    out[..., 0:r:2] = even * cos - odd * sin
+    out[..., 1:r:2] = even * sin + odd * cos
     return out

@@ -16,7 +16,6 @@ import torch
 
 from . import probes, readonly
 from .live import LiveModel, Trace
-from .positional import apply_rope
 
 EXTRA_SEQS, EXTRA_SPAN = 4, 16  # repeated random sequences beside the prompt: 4 x (2 x 16) tokens
 
@@ -63,8 +62,8 @@ def probe_batch(model: LiveModel, n_seqs: int = EXTRA_SEQS, span: int = EXTRA_SP
 def head_qk(model: LiveModel, x: np.ndarray, kind: str, layer: int, head: int) -> tuple[np.ndarray, np.ndarray]:
     """(queries, keys) [..., T, d_head] float64 of one head, from the input x [..., T, d_model] of block
     `layer` (Trace.hidden[stream][layer]): the attention sublayer's input is norm_self(x) in pre-norm models
-    and x itself in post-norm ones; RoPE rotates both where the model uses it; under GQA the head reads the
-    keys of its KV group."""
+    and x itself in post-norm ones; Qwen3's per-head norm and RoPE apply where the model uses them; under GQA
+    the head reads the keys of its KV group."""
     net = model.net
     block = (net.decoder if kind == "decoder.self" else net.encoder)[layer]
     attn = block.self_attn
@@ -75,9 +74,7 @@ def head_qk(model: LiveModel, x: np.ndarray, kind: str, layer: int, head: int) -
     q = attn.q(h)[..., head * dh : (head + 1) * dh]
     kv = head // group
     k = attn.k(h)[..., kv * dh : (kv + 1) * dh]
-    if attn.rope:
-        positions = torch.arange(h.shape[-2])
-        q, k = apply_rope(q, positions, attn.inv_freq), apply_rope(k, positions, attn.inv_freq)
+    q, k = attn.prepare_qk(q, k, torch.arange(h.shape[-2]))  # Qwen3's per-head q/k norm, then RoPE, as the model
     return q.to(torch.float64).numpy(), k.to(torch.float64).numpy()
 
 

@@ -71,7 +71,7 @@ class Transformer(nn.Module):
             self.pe = torch.tensor(table, dtype=torch.float32)
         for m in self.modules():
             if isinstance(m, MultiHeadAttention) and m.rope:
-                m.inv_freq = rope_inv_freq(cfg.d_head, cfg.rope_base, cfg.rope_llama3)
+                m.inv_freq = rope_inv_freq(cfg.rope_dims, cfg.rope_base, cfg.rope_llama3)
 
     def _init(self, cfg: ModelConfig) -> None:
         g = torch.Generator().manual_seed(cfg.seed)

@@ -54,7 +54,9 @@ def test_the_lens_is_computed_in_chunks_for_big_vocabularies(decoders, monkeypat
     monkeypatch.setattr(interventions, "LENS_CHUNK", 3 * model.config.vocab_size)  # 3 positions at a time
     chunked = interventions.logit_lens(model, tr)
     np.testing.assert_array_equal(chunked.top_ids, whole.top_ids)
-    np.testing.assert_allclose(chunked.final_prob, whole.final_prob, rtol=1e-12)
+    # float32 matmuls of another shape may round the last bit differently (oneDNN picks its kernel by shape: on
+    # an AMX machine 3-row chunks and the whole matrix differ by ~1e-7): equal to float32's precision
+    np.testing.assert_allclose(chunked.final_prob, whole.final_prob, rtol=1e-5)
 
 
 def test_encoders_are_refused(decoders):

@@ -23,6 +23,7 @@ pytest.importorskip("transformers")
 warnings.filterwarnings("ignore", message=".*token_id.*")
 LLAMA3 = {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0,
           "high_freq_factor": 4.0, "original_max_position_embeddings": 16}  # fmt: skip
+HALF_ROTARY = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5}
 CASES = {
     "gpt2": ("gpt2", {}),
     "gpt2-untied": ("gpt2", {"tie_word_embeddings": False}),
@@ -31,6 +32,10 @@ CASES = {
     "llama3.1-scaling": ("llama", {"rope_parameters": LLAMA3}),
     "qwen2-biases": ("qwen2", {"rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0}}),
     "mistral-window": ("mistral", {"sliding_window": 4}),
+    "qwen3-head-dim": ("qwen3", {}),  # head_dim 16 on a 32-wide stream, GQA, q/k norm, untied
+    "qwen3-mqa-tied": ("qwen3", {"num_key_value_heads": 1, "tie_word_embeddings": True}),
+    "pythia-parallel": ("gpt_neox", {}),  # RoPE on 4 of 16 dims, parallel residual
+    "pythia-sequential": ("gpt_neox", {"use_parallel_residual": False, "rope_parameters": HALF_ROTARY}),
     "bert-mlm": ("bert", {}),
     "roberta-mlm": ("roberta", {}),
 }
@@ -97,7 +102,9 @@ def test_mistral_window_is_a_real_mask(folders):
     assert (tr.attention["decoder.self"][..., 11, :8] == 0).all()
 
 
-@pytest.mark.parametrize("name", ["gpt2", "llama-gqa", "qwen2-biases", "mistral-window"])
+@pytest.mark.parametrize(
+    "name", ["gpt2", "llama-gqa", "qwen2-biases", "mistral-window", "qwen3-head-dim", "pythia-parallel"]
+)
 def test_greedy_generation_with_kv_cache_matches_transformers_step_by_step(folders, name):
     hf, folder = folders[name]
     live = models.load(str(folder))
@@ -152,6 +159,25 @@ def test_folder_is_described_without_loading(folders):
     assert names == sorted(CASES)
 
 
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [("qwen3-head-dim", "Qwen3"), ("qwen3-mqa-tied", "Qwen3"), ("pythia-parallel", "GPT-NeoX (Pythia)")],
+)
+def test_new_families_are_described_and_configured(folders, name, family):
+    from models.checkpoints import describe
+
+    hf, folder = folders[name]
+    e = describe(folder)
+    assert (e.family, e.arch, e.error) == (family, "decoder", None)
+    assert e.params == sum(p.numel() for p in hf.parameters())  # a tied head counted once
+    cfg = models.load(str(folder)).config
+    if family == "Qwen3":
+        assert cfg.qk_norm and cfg.head_dim == 16 and cfg.d_head == 16 and cfg.d_model == 32 and not cfg.qkv_bias
+    else:
+        assert cfg.parallel_residual and cfg.rotary_dim == 4 and cfg.d_head == 16 and cfg.bias
+        assert not cfg.tie_embeddings and cfg.head_dim is None  # 64 / 4 heads: no explicit head_dim
+
+
 def test_too_large_is_listed_with_both_numbers(folders, monkeypatch):
     from models.checkpoints import describe
 
@@ -193,7 +219,11 @@ def test_marian_encoder_decoder_matches_transformers(tmp_path):
         ids.append(step.token_id)
 
 
-@pytest.mark.parametrize("name", ["gpt2", "llama-gqa", "qwen2-biases", "bert-mlm", "roberta-mlm"])
+@pytest.mark.parametrize(
+    "name",
+    ["gpt2", "llama-gqa", "qwen2-biases", "bert-mlm", "roberta-mlm", "qwen3-head-dim", "qwen3-mqa-tied",
+     "pythia-parallel", "pythia-sequential"],
+)  # fmt: skip
 def test_parameter_counts_of_a_published_config_match_its_module(folders, name):
     """analysis.parameter_counts knows the published models' extras (MLM head, logits bias, RoBERTa's offset rows)."""
     from models.analysis import parameter_counts

@@ -18,6 +18,7 @@ from tokenizers.processors import TemplateProcessing
 from models.loading import tokenizer_path
 
 SPREAD = 0.35  # std of re-drawn matrices; norm gains ~ 1 ± 0.2
+QUARTER_ROTARY = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25}  # Pythia's
 
 
 def redraw(model: torch.nn.Module, seed: int) -> None:
@@ -26,6 +27,7 @@ def redraw(model: torch.nn.Module, seed: int) -> None:
         for name, p in model.named_parameters():
             if "embed_positions" in name and not p.requires_grad:
                 continue  # Marian's sinusoidal table: a formula, not a weight (never saved)
+            # every norm's gain (GPT-NeoX's input_layernorm, final_layer_norm, Qwen3's q_norm/k_norm too) ~ 1 ± 0.2
             if p.dim() == 1 and ("norm" in name.lower() or "ln_" in name):
                 if name.endswith("weight"):
                     p.copy_(1 + 0.2 * torch.randn(p.shape, generator=g))
@@ -94,7 +96,8 @@ def published_layout(folder: Path, **changes) -> None:
 
 
 def build(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Module:
-    """Save a tiny random `kind` model (gpt2, llama, qwen2, mistral, bert, roberta) to folder; returns it."""
+    """Save a tiny random `kind` model (gpt2, llama, qwen2, mistral, qwen3, gpt_neox, bert, roberta, marian) to
+    folder; returns it."""
     import transformers as tf
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -109,6 +112,14 @@ def build(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Module:
                "mistral": (tf.MistralConfig, tf.MistralForCausalLM)}[kind]  # fmt: skip
         cfg = cls[0](**base)
         model = cls[1](cfg)
+    elif kind == "qwen3":  # head_dim 16 on a 32-wide stream of 4 heads: q, k, v are 64 wide, not 32
+        base = dict(vocab_size=2048, hidden_size=32, intermediate_size=48, num_hidden_layers=2, num_attention_heads=4,
+                    num_key_value_heads=2, head_dim=16, max_position_embeddings=128)  # fmt: skip
+        model = tf.Qwen3ForCausalLM(tf.Qwen3Config(**{**base, **over}))
+    elif kind == "gpt_neox":  # Pythia: head_dim 16, RoPE on its first quarter (4 dims), parallel residual
+        base = dict(vocab_size=2048, hidden_size=64, intermediate_size=96, num_hidden_layers=2, num_attention_heads=4,
+                    max_position_embeddings=128, hidden_act="gelu", rope_parameters=QUARTER_ROTARY)  # fmt: skip
+        model = tf.GPTNeoXForCausalLM(tf.GPTNeoXConfig(**{**base, **over}))
     elif kind in ("bert", "roberta"):
         base = dict(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                     intermediate_size=48, max_position_embeddings=64)  # fmt: skip

@@ -1,0 +1,56 @@
+"""Published model families onto the one Transformer: their config.json -> ModelConfig, their tensor names -> ours.
+
+Each family is two pure functions, in one file per family group (gpt2, llama: Llama/Qwen2/Mistral/Qwen3, bert,
+marian, neox: GPT-NeoX/Pythia), config mapping and weight map side by side. `config(c)` reads a config.json as
+published (transformers >= 5 writes `rope_parameters`; older files have top-level `rope_theta` and
+`rope_scaling`: both are read). `rename(name, tensor, cfg)` gives our names and the tensors in our layout
+(an empty list to skip a buffer).
+
+Layout changes happen there, once, at load, so the forward has one code path for every model:
+- GPT-2's Conv1D stores weights as [in, out]: transposed to nn.Linear's [out, in], and its fused
+  c_attn is split into q, k, v; GPT-NeoX's fused query_key_value is split head by head.
+- Llama-family and GPT-NeoX RoPE pairs dimension i with i + d/2 ("rotate half"); ours pairs 2i with 2i+1
+  (RoFormer's own layout). The rows of the published q and k projections (and Qwen3's per-head q/k norm
+  gains) are permuted so that their dimension i lands on our 2i and i + d/2 on 2i + 1 (common.py says why
+  that is exact). q·k is unchanged by applying one permutation to both q and k, so scores and attention are
+  exactly the published model's, and one rotation function serves every model in the app.
+"""
+
+from __future__ import annotations
+
+from .bert import bert_config, bert_rename
+from .common import ACTIVATIONS, MAX_TOKENS, UnsupportedModel, _act, half_to_interleaved, rope_settings
+from .gpt2 import gpt2_config, gpt2_rename
+from .llama import llama_config, llama_rename
+from .marian import marian_config, marian_rename
+from .neox import neox_config, neox_rename
+
+__all__ = [
+    "ACTIVATIONS", "FAMILIES", "MAX_TOKENS", "UnsupportedModel", "_act", "bert_config", "bert_rename", "family_of",
+    "gpt2_config", "gpt2_rename", "half_to_interleaved", "llama_config", "llama_rename", "marian_config",
+    "marian_rename", "neox_config", "neox_rename", "rope_settings",
+]  # fmt: skip
+
+# model_type -> (label the picker shows, config.json -> ModelConfig, tensor renamer)
+FAMILIES = {
+    "gpt2": ("GPT-2", gpt2_config, gpt2_rename),
+    "llama": ("Llama", llama_config, llama_rename),
+    "qwen2": ("Qwen2", llama_config, llama_rename),
+    "mistral": ("Mistral", llama_config, llama_rename),
+    "qwen3": ("Qwen3", llama_config, llama_rename),
+    "gpt_neox": ("GPT-NeoX (Pythia)", neox_config, neox_rename),
+    "bert": ("BERT", bert_config, bert_rename),
+    "roberta": ("RoBERTa", bert_config, bert_rename),
+    "marian": ("Marian", marian_config, marian_rename),
+}
+
+
+def family_of(c: dict) -> str:
+    kind = c.get("model_type")
+    if kind not in FAMILIES:
+        raise UnsupportedModel(
+            f"model_type {kind!r} is not supported; supported: {', '.join(FAMILIES)}"
+            if kind
+            else "config.json has no model_type"
+        )
+    return kind
