@@ -4,6 +4,7 @@ token, diffuse), measured live on seeded random tokens, and one head's query/key
 import streamlit as st
 
 import viz
+from lessons import heads_revisions
 from models.heads import ROLE_THRESHOLDS, ROLES, label_heads, probe_size
 from models.probes import HELD_OUT_SEED
 from ui import charts, controls, shell, state
@@ -96,3 +97,6 @@ st.caption(
     )
 )
 st.markdown(t("heads.qk_look"))
+
+# ---------------------------------------------------------------- heads forming during training (real checkpoints)
+heads_revisions.section(scale)

@@ -24,6 +24,10 @@ os.environ.setdefault("ATTENTION_LAB_CACHE", tempfile.mkdtemp(prefix="attention-
 # AppTest runs one session's scripts back to back, as a client firing reruns would: no per-session
 # share in the tests (ui/slots.py); tests/test_abuse.py turns it on for the server it starts.
 os.environ.setdefault("ATTENTION_LAB_SESSION_SHARE", "0")
+# The Hugging Face cache the app lists (models/hub.py) is a throwaway one: a developer's own downloads must not
+# change what the tests' pickers show, and a test that downloads must not write to the user's cache.
+os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="attention-lab-hf-")
+os.environ.pop("HF_HUB_CACHE", None)
 
 # Small enough to run in milliseconds; vocab_size stays the default (2048) because build()
 # attaches the shipped tokenizer, which has exactly that many tokens.

@@ -8,9 +8,11 @@ import dataclasses
 import numpy as np
 import streamlit as st
 
-from models import heads, interventions, probes, qk_map
+import models
+from models import heads, interventions, probes, qk_map, revisions
 
 from .loaders import _remembered, get_model, trace
+from .params import local_models
 
 # ----------------------------------------------------------------- logit lens and knock-out (lessons/lens.py)
 
@@ -78,3 +80,22 @@ def qk_points(name: str, weights: str, text: str, layer: int, head: int) -> qk_m
     """One head's query/key map over the prompt's (cached) trace and the model's probe batch."""
     model = get_model(name, weights)
     return qk_map.qk_map(model, trace(name, weights, text), layer, head, qk_probe_batch(name, weights))
+
+
+# ----------------------------------------------------------------- heads forming during training (real checkpoints)
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def revision_scores(name: str, digest: str) -> dict[str, np.ndarray]:
+    """One checkpoint's previous-token and induction scores, once per weights (digest): loaded, scored and let go,
+    so a replay of many checkpoints never keeps them in the model cache."""
+    return revisions.scores(models.load(name))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+@_remembered
+def revision_replay(repo: str, models_key: str) -> dict:
+    """revisions.replay of the repo's cached checkpoints; models_key (params.models_key()) changes when the cache
+    does, so a new download is replayed, and a rerun reads the result without hashing or loading anything."""
+    entries = revisions.groups(local_models().values()).get(repo, [])
+    return revisions.replay(entries, score=lambda entry, digest: revision_scores(entry.name, digest))

@@ -11,7 +11,7 @@ import os
 import re
 
 import models
-from models import catalog, checkpoints
+from models import catalog, checkpoints, hub
 from models.variants import RECIPES
 
 from .url import BOOL, MAX_SENTENCES_CHARS, MAX_WORD_CHARS, TEXT, Param, choice, int_in, text
@@ -180,14 +180,30 @@ def one_based(default: int = 0) -> Param:
 
 
 def local_models() -> dict[str, checkpoints.Entry]:
-    """Published models in the folders of $ATTENTION_LAB_MODELS: scanned once per value of the variable
-    (config.json and safetensors headers only, at start-up); a shipped model's name is not shadowed."""
-    return _scan(os.environ.get(checkpoints.MODELS_ENV, ""))
+    """Published models this machine has: the folders of $ATTENTION_LAB_MODELS by folder name, and the Hugging Face
+    cache's snapshots as `org/name` or `org/name@revision` (models/hub.py). Scanned once per value of models_key()
+    (config.json and safetensors headers only); a shipped model's name is not shadowed."""
+    return _scan(models_key())
+
+
+_generation = [0]  # bumped by refresh_models() when a download from the page finishes
+
+
+def models_key() -> str:
+    """What the model list depends on: $ATTENTION_LAB_MODELS, the Hugging Face cache folder, the generation."""
+    return f"{os.environ.get(checkpoints.MODELS_ENV, '')}\n{hub.cache_dir()}\n{_generation[0]}"
+
+
+def refresh_models() -> None:
+    """Scan again on the next call (a model was just downloaded): every session sees the new list."""
+    _generation[0] += 1
 
 
 @functools.cache
-def _scan(roots: str) -> dict[str, checkpoints.Entry]:
-    return {e.name: e for e in checkpoints.scan(roots) if e.name not in models.AVAILABLE}
+def _scan(key: str) -> dict[str, checkpoints.Entry]:
+    roots = key.split("\n", 1)[0]
+    found = [*checkpoints.scan(roots), *hub.cached()]
+    return {e.name: e for e in found if e.name not in models.AVAILABLE}
 
 
 def model_names() -> tuple[str, ...]:

@@ -15,7 +15,7 @@ import models
 from models import checkpoints
 from models.tokenizer import BPETokenizer
 
-from . import charts, params, state, url
+from . import charts, fetch_panel, params, state, url
 from .i18n import md, names, t
 from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
 from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, RUNS, run_slot  # noqa: F401  (app.py, tests)
@@ -109,7 +109,7 @@ def model_labels():
             labels[name] = t("model.unusable", name=name, error=e.error)
         else:
             arch = t(f"model.kind.{e.arch}")
-            labels[name] = t("model.local", name=name, arch=arch, size=size_label(e.params))
+            labels[name] = t("model.local", name=name, family=e.family, arch=arch, size=size_label(e.params))
     return labels.get
 
 
@@ -137,7 +137,9 @@ def sidebar() -> state.Settings:
         state.ensure(name)
     with st.sidebar:
         st.selectbox("Language / 语言", list(params.LANGUAGES), format_func=params.LANGUAGES.get, key="lang")
+        fetch_panel.select_pending()
         st.selectbox(t("model.label"), list(params.model_names()), format_func=model_labels(), key="model")
+        fetch_panel.panel()
         st.segmented_control(
             t("weights.label"),
             list(params.WEIGHTS),

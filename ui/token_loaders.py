@@ -3,17 +3,16 @@ once per process; a replay and the counts on a prompt are small and cached per t
 
 from __future__ import annotations
 
-import os
 import re
 
 import streamlit as st
 
-from models import bpe_replay, checkpoints, data, token_stats
+from models import bpe_replay, data, token_stats
 from models.loading import shipped_tokenizer
 from models.pretrained import MissingPretrained, model_dir
 
 from .loaders import _remembered
-from .params import local_models
+from .params import local_models, models_key
 
 MARKUP = re.compile(r"\{[^{}]*\}|[*`#|]|:\w+\[|\]\(http[^)]*\)")  # placeholders, Markdown marks, links' targets
 
@@ -62,11 +61,11 @@ def lesson_text() -> dict[str, str]:
 def tokenizers() -> dict:
     """name -> tokenizer: the shipped BPE, MiniLM's WordPiece (if installed), each published model's own
     tokenizer.json in $ATTENTION_LAB_MODELS (the file alone; no weights are read)."""
-    return _tokenizers(os.environ.get(checkpoints.MODELS_ENV, ""))
+    return _tokenizers(models_key())
 
 
 @st.cache_resource(show_spinner=False)
-def _tokenizers(roots: str) -> dict:  # roots: the cache key (local_models() reads the same variable)
+def _tokenizers(key: str) -> dict:  # key: params.models_key(), the list local_models() gives
     out = {"bpe": shipped_tokenizer()}
     try:
         wp = token_stats.folder_tokenizer(model_dir())
@@ -85,9 +84,9 @@ def _tokenizers(roots: str) -> dict:  # roots: the cache key (local_models() rea
 
 
 def counts(name: str, text: str) -> token_stats.Counts:
-    return _counts(os.environ.get(checkpoints.MODELS_ENV, ""), name, text)
+    return _counts(models_key(), name, text)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _counts(roots: str, name: str, text: str) -> token_stats.Counts:
-    return token_stats.count(_tokenizers(roots)[name], text)
+def _counts(key: str, name: str, text: str) -> token_stats.Counts:
+    return token_stats.count(_tokenizers(key)[name], text)

@@ -16,6 +16,7 @@ from viz.bars import bars
 from viz.change import change_bars
 from viz.check import check_attention
 from viz.export import attention_csv, attention_json
+from viz.forming import forming_scores
 from viz.generation import kv_cache
 from viz.head_view import head_view
 from viz.histograms import histograms
@@ -72,6 +73,7 @@ __all__ = [
     "escape",
     "expert_load",
     "font_size",
+    "forming_scores",
     "head_color",
     "head_rows",
     "head_view",

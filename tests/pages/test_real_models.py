@@ -39,9 +39,9 @@ def test_the_picker_lists_family_architecture_and_size(local):
     assert set(local) == {"tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian"}
     at = open_app("explorer")
     labels = at.selectbox(key="model").options  # as shown: the format_func's labels
-    assert "tiny-qwen2 · decoder · 147K" in labels
-    assert "tiny-bert · encoder · 1.0M" in labels
-    assert any(label.startswith("tiny-marian · encoder-decoder · ") for label in labels)
+    assert "tiny-qwen2 · Qwen2 decoder · 147K" in labels
+    assert "tiny-bert · BERT encoder · 1.0M" in labels
+    assert any(label.startswith("tiny-marian · Marian encoder-decoder · ") for label in labels)
 
 
 @pytest.mark.parametrize("name", ["tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian"])

@@ -22,7 +22,7 @@ PAGE_MODULE = {"home": "home"} | {lesson.name: lesson.name for lesson in LESSONS
 # app.py, the home page and the guided lessons; lbl.* by every chart; mask.* by four pages; ...).
 # classroom.*: the Guided lessons page, the step bar on every page and the teacher's view.
 SHARED = {"common", "shell", "nav", "lbl", "mask", "part", "model", "weights", "prompt", "ctl", "attn", "step"}
-SHARED |= {"classroom"}
+SHARED |= {"classroom", "fetch"}  # the sidebar's class and "Add a model…" panels
 # A long page's section may keep its strings apart: <page>_<section>.py (lab_moe: the lab's experts section).
 SECTIONS = {name for name in TABLES if name.partition("_")[0] in PAGE_MODULE.values() and name not in PAGE_MODULE}
 

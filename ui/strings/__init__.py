@@ -9,6 +9,7 @@ from . import (
     common,
     ctl,
     explorer,
+    fetch,
     generate,
     guides,
     heads,
@@ -41,7 +42,7 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, classroom, common, ctl, explorer, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
+    for module in (attn, block, classroom, common, ctl, explorer, fetch, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
                    masks, mlm, model, nav, objectives, part, positional, posttrain, prompt, rank, scaling,
                    scaling_moe, shell, similarity, softmax, step, tokens, translate, weights)
 }  # fmt: skip

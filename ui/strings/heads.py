@@ -123,4 +123,82 @@ STRINGS: dict[str, dict[str, str]] = {
         "这里的远近只是线索，热图才是证据。",
     },
     "heads.this_head": {"en": "This head's scores: {scores}.", "zh": "这个头的分数：{scores}。"},
+    # ------------------------------------------------ heads forming during training (lessons/heads_revisions.py)
+    "heads.rev_title": {
+        "en": "Heads forming during training (real checkpoints)",
+        "zh": "训练过程中注意力头的形成（真实检查点）",
+    },
+    "heads.rev_intro": {
+        "en": "The same two scores as the field guide above, for every head of a published model at each training "
+        "checkpoint in the cache: when does a previous-token head appear, and when an induction head?",
+        "zh": "与上面的分类指南相同的两种分数，对缓存中一个公开模型每个训练检查点的每个注意力头计算："
+        "前一词元头何时出现？归纳头又何时出现？",
+    },
+    "heads.rev_repo": {"en": "Model with several checkpoints", "zh": "有多个检查点的模型"},
+    "heads.rev_option": {"en": "{repo} ({n} checkpoints)", "zh": "{repo}（{n} 个检查点）"},
+    "heads.rev_computing": {
+        "en": "Scoring every head of {n} checkpoints of {repo} (each checkpoint once)…",
+        "zh": "正在为 {repo} 的 {n} 个检查点的每个注意力头打分（每个检查点只算一次）…",
+    },
+    "heads.rev_error": {"en": "These checkpoints could not be read: {error}", "zh": "无法读取这些检查点：{error}"},
+    "heads.rev_fig": {
+        "en": "Previous-token and induction scores over training",
+        "zh": "训练过程中的前一词元分数与归纳分数",
+    },
+    "heads.rev_x": {"en": "training step + 1 (log scale)", "zh": "训练步数 + 1（对数刻度）"},
+    "heads.rev_y": {"en": "score (mean attention)", "zh": "分数（平均注意力）"},
+    "heads.rev_best.previous_token": {"en": "previous token (best head)", "zh": "前一词元（最佳头）"},
+    "heads.rev_best.induction": {"en": "induction (best head)", "zh": "归纳（最佳头）"},
+    "heads.rev_threshold": {"en": "{role} threshold {value}", "zh": "{role}阈值 {value}"},
+    "heads.rev_head": {"en": "layer {layer}, head {head}", "zh": "第 {layer} 层第 {head} 个头"},
+    "heads.rev_formed_line": {"en": "induction ≥ {threshold}", "zh": "归纳 ≥ {threshold}"},
+    "heads.rev_formed": {
+        "en": "The induction score first passes {threshold} at step {step} (layer {layer}, head {head}).",
+        "zh": "归纳分数在第 {step} 步首次超过 {threshold}（第 {layer} 层第 {head} 个头）。",
+    },
+    "heads.rev_not_formed": {
+        "en": "No head's induction score passes {threshold} in these checkpoints (the best is {best}, at step {step}).",
+        "zh": "在这些检查点中，没有哪个头的归纳分数超过 {threshold}（最高为 {best}，在第 {step} 步）。",
+    },
+    "heads.rev_duplicates": {
+        "en": "Identical weights, so not plotted twice: {pairs}. Some Pythia step branches serve the weights of "
+        "another branch (EleutherAI/pythia issues #195, #205); their scores would draw a flat line that never "
+        "happened in training.",
+        "zh": "以下检查点的权重完全相同，因此不重复绘制：{pairs}。Pythia 的部分 stepN 分支提供的是另一个分支的权重"
+        "（EleutherAI/pythia 议题 #195、#205）；它们的分数会画出一段训练中并不存在的平线。",
+    },
+    "heads.rev_same": {"en": "{name} has identical weights to {twin}", "zh": "{name} 与 {twin} 的权重完全相同"},
+    "heads.rev_main_last": {
+        "en": "{name} is {twin} (the last checkpoint): drawn once.",
+        "zh": "{name} 就是 {twin}（最后一个检查点）：只画一次。",
+    },
+    "heads.rev_unplaced": {
+        "en": "Not plotted, its training step is unknown: {names}. Fetch the step revision it equals (Pythia's "
+        "main is step143000) to place it.",
+        "zh": "未绘制，训练步数未知：{names}。下载与之相同的 stepN 版本（Pythia 的 main 即 step143000）即可确定其位置。",
+    },
+    "heads.rev_caption": {
+        "en": "Each checkpoint scored as the field guide scores heads (models.head_scores, its own seeded random "
+        "tokens); thresholds {prev} (previous token) and {ind} (induction); faint lines: every head. Olsson et al. "
+        "2022, “In-context Learning and Induction Heads”: induction heads appear in a narrow window early in "
+        "training (a phase change), together with a bump in the loss. Pythia (Biderman et al. 2023) publishes "
+        "each model's checkpoints as revisions step0 … step143000; pythia-70m, -160m and -410m are quick to score "
+        "here. Identical checkpoints are found by the sha256 of their weight files.",
+        "zh": "每个检查点都按分类指南的方法打分（models.head_scores，使用它自己的带种子的随机词元）；阈值为 {prev}"
+        "（前一词元）和 {ind}（归纳）；浅色线：每个注意力头。Olsson 等，2022，《In-context Learning and Induction "
+        "Heads》：归纳头在训练早期一个很窄的窗口中出现（相变），同时损失曲线出现一个小鼓包。Pythia（Biderman 等 2023）"
+        "把每个模型的检查点发布为 step0 … step143000 版本；pythia-70m、-160m 和 -410m 在这里打分很快。"
+        "权重完全相同的检查点通过其权重文件的 sha256 识别。",
+    },
+    "heads.rev_none": {
+        "en": "To watch heads form in a real model, put two or more of its training checkpoints in the Hugging Face "
+        "cache. Pythia publishes every model's checkpoints as revisions step0, step1, step2, step4 … step512, "
+        "step1000, step2000 … step143000; pythia-70m, pythia-160m or pythia-410m are small enough to score here. "
+        "Olsson et al. (2022) found that induction heads appear in a narrow window early in training, so fetch "
+        "several early steps and a late one, for example:\n\n{commands}",
+        "zh": "要观察真实模型中注意力头的形成，请把它的两个或更多训练检查点放进 Hugging Face 缓存。Pythia 把每个模型的"
+        "检查点发布为 step0、step1、step2、step4 … step512、step1000、step2000 … step143000 版本；pythia-70m、"
+        "pythia-160m 或 pythia-410m 足够小，可以在这里打分。Olsson 等（2022）发现归纳头在训练早期一个很窄的窗口中出现，"
+        "所以请下载几个较早的训练步数和一个较晚的，例如：\n\n{commands}",
+    },
 }

@@ -13,7 +13,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{name} — not installed",
         "zh": "{name}——未安装",
     },
-    "model.local": {"en": "{name} · {arch} · {size}", "zh": "{name} · {arch} · {size}"},
+    "model.local": {"en": "{name} · {family} {arch} · {size}", "zh": "{name} · {family} {arch} · {size}"},
     "model.unusable": {"en": "{name} — cannot be used: {error}", "zh": "{name}——无法使用：{error}"},
     "model.too_large": {
         "en": "{name} · {size} · too large (limit {limit})",

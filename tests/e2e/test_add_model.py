@@ -1,0 +1,130 @@
+"""“Add a model…” in a real Chromium: a tiny Qwen3 downloaded by its Hub id from a local server that answers the
+Hub's endpoints (tests/hub_server.py, through the real huggingface_hub in the app's child process), the progress
+bar, then the Explorer drawing it; Cancel ends a slow download and nothing half-downloaded is listed. English and
+Chinese. With SHOTS=1 in the environment, screenshots go to /tmp/shots-e2e/ (never committed).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import torch
+from playwright.sync_api import Page, expect
+
+from tests.hub_server import HubServer
+from tests.models.hf.tiny import build
+
+from .conftest import new_page, serve
+from .test_real_models import FIRST_DRAW_MS, TICKS, no_traceback, picker_options, shot
+
+TEXT = {
+    "en": {"open": "Add a model…", "repo": "Hub id (org/name)", "check": "Check size", "cancel": "Cancel download",
+           "fits": "Fits", "family": "Qwen3 decoder"},
+    "zh": {"open": "添加模型……", "repo": "模型名称（组织/名称）", "check": "检查大小", "cancel": "取消下载",
+           "fits": "可以放下", "family": "Qwen3 解码器"},
+}  # fmt: skip
+DOWNLOAD = re.compile(r"^(Download|下载) ?[(（]")
+SIZES = {"laptop": (1366, 768), "desktop": (1920, 1080), "phone": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def hub_app(chromium_path: str, tmp_path_factory: pytest.TempPathFactory):
+    src = tmp_path_factory.mktemp("repos")
+    build("qwen3", src / "qwen3")
+    big = src / "big"  # 24 MB, served at 1 MB/s: slow enough to cancel
+    big.mkdir()
+    from safetensors.torch import load_file, save_file
+
+    tensors = load_file(src / "qwen3" / "model.safetensors")
+    save_file({**tensors, "extra.padding": torch.zeros(6_000_000)}, big / "model.safetensors", {"format": "pt"})
+    for f in ("config.json", "tokenizer.json"):
+        (big / f).write_bytes((src / "qwen3" / f).read_bytes())
+    home = tmp_path_factory.mktemp("hf")
+    with HubServer() as hub:
+        hub.add("Qwen/tiny-qwen3", src / "qwen3")
+        hub.add("Qwen/tiny-qwen3-zh", src / "qwen3")  # the Chinese run downloads its own copy
+        hub.add("Qwen/slow-qwen3", big)
+        env = {"HF_ENDPOINT": hub.url, "HF_HOME": str(home)}
+        with serve(tmp_path_factory.mktemp("streamlit"), env) as base:
+            yield base, hub, home / "hub"
+
+
+def open_panel(page: Page, base: str, lang: str, repo: str) -> None:
+    page.goto(f"{base}/explorer?lang={lang}")
+    side = page.get_by_test_id("stSidebar")
+    side.get_by_text(TEXT[lang]["open"]).click()
+    box = side.get_by_label(TEXT[lang]["repo"])
+    box.fill(repo)
+    box.press("Enter")
+    side.get_by_role("button", name=TEXT[lang]["check"]).click()
+    expect(side.get_by_text(TEXT[lang]["fits"], exact=False)).to_be_visible(timeout=60_000)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_add_a_model_by_name_shows_progress_then_the_explorer_draws_it(browser, hub_app, lang: str) -> None:
+    base, hub, _ = hub_app
+    hub.bytes_per_second = 150_000  # ~5 s for the tiny model: the bar is seen moving
+    with new_page(browser, base, *SIZES["laptop"]) as page:
+        repo = {"en": "Qwen/tiny-qwen3", "zh": "Qwen/tiny-qwen3-zh"}[lang]
+        open_panel(page, base, lang, repo)
+        side = page.get_by_test_id("stSidebar")
+        expect(side.get_by_text(TEXT[lang]["family"], exact=False)).to_be_visible()
+        shot(page, f"add-model-checked-{lang}")
+        side.get_by_role("button", name=DOWNLOAD).click()
+        bar = side.get_by_test_id("stProgress")
+        expect(bar).to_be_visible(timeout=20_000)
+        expect(side.get_by_text({"en": "/s", "zh": "/秒"}[lang], exact=False).first).to_be_visible()
+        shot(page, f"add-model-progress-{lang}")
+        expect(bar).to_have_count(0, timeout=60_000)  # done: the bar goes, the model is selected and drawn
+        link = re.escape(repo).replace("/", "(%2F|/)")
+        expect(page).to_have_url(re.compile(rf"model={link}(&|$)"), timeout=30_000)  # the link names it
+        picker = side.get_by_role("combobox", name={"en": "Model", "zh": "模型"}[lang])
+        label = re.compile(rf"^{re.escape(repo)} · {TEXT[lang]['family']} · \d+K$")  # listed with family and size
+        expect(picker).to_have_value(label, timeout=FIRST_DRAW_MS)
+        page.wait_for_selector(TICKS, timeout=FIRST_DRAW_MS)
+        # Qwen's tokenizer adds no [BOS] (the toy decoder's heatmap starts with one): the new model drew it
+        expect(page.locator(TICKS).filter(has_text="[BOS]")).to_have_count(0, timeout=FIRST_DRAW_MS)
+        no_traceback(page)
+        shot(page, f"add-model-drawn-{lang}")
+    hub.bytes_per_second = None
+
+
+def test_cancel_ends_a_slow_download_and_lists_nothing_half_done(browser, hub_app) -> None:
+    base, hub, cache = hub_app
+    hub.bytes_per_second = 1_000_000
+    with new_page(browser, base) as page:
+        open_panel(page, base, "en", "Qwen/slow-qwen3")
+        side = page.get_by_test_id("stSidebar")
+        side.get_by_role("button", name=DOWNLOAD).click()
+        bar = side.get_by_test_id("stProgress")
+        expect(bar).to_be_visible(timeout=20_000)
+        page.wait_for_timeout(1500)
+        side.get_by_role("button", name=TEXT["en"]["cancel"]).click()
+        expect(bar).to_have_count(0, timeout=20_000)
+        page.wait_for_timeout(2500)  # a child still running would go on writing
+        blobs = list((cache / "models--Qwen--slow-qwen3" / "blobs").glob("*"))
+        sizes = [p.stat().st_size for p in blobs]
+        page.wait_for_timeout(1500)
+        assert [p.stat().st_size for p in blobs if p.exists()] == sizes  # nothing grows: the child is gone
+        assert not any(p.name == "config.json" for p in cache.glob("models--Qwen--slow-qwen3/snapshots/*/*"))
+        options = picker_options(page, "en")
+        assert not any(o.startswith("Qwen/slow-qwen3") for o in options), options
+        no_traceback(page)
+    hub.bytes_per_second = None
+
+
+def test_downloads_are_off_for_a_browser_that_is_not_local(browser, hub_app, tmp_path: Path) -> None:
+    """Behind a proxy (X-Forwarded-For) the panel says downloads are off and offers no Hub box."""
+    base, _, _ = hub_app
+    context = browser.new_context(base_url=base, extra_http_headers={"X-Forwarded-For": "10.1.2.3"})
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/explorer")
+        side = page.get_by_test_id("stSidebar")
+        side.get_by_text(TEXT["en"]["open"]).click()
+        expect(side.get_by_text("Downloads from the page are off here", exact=False)).to_be_visible()
+        expect(side.get_by_label(TEXT["en"]["repo"])).to_have_count(0)
+    finally:
+        context.close()
