@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # stamp's name changed again for haproxy, so that set-ups made before add it once too)
 BROWSER := $(VENV)/.system-packages-haproxy
 
-.PHONY: setup browser run dev replicas test lint weights bench clean
+.PHONY: setup browser run dev replicas test lint weights bench model clean
 
 # torch first and alone: PyPI's Linux wheel is the CUDA build (several GB of nvidia-* wheels), so it
 # comes from PyTorch's CPU index when a 5-second probe reaches it (--index-url for torch only, never
@@ -82,6 +82,11 @@ lint: setup
 weights: setup  ## retrain the tokenizer and the three shipped models (about 15 min on 2 cores)
 	$(PY) -m models.train
 	$(PY) -m models.electra  # ELECTRA's pair reads the tokenizer just trained
+
+# A published model into the Hugging Face cache, checked first (models/fetch.py; README "Real models by their name")
+model: setup  ## make model NAME=Qwen/Qwen3-0.6B [REV=step3000]: download a model by its Hub id
+	@test -n "$(NAME)" || { echo "usage: make model NAME=org/name [REV=revision]"; exit 2; }
+	$(PY) -m models.fetch "$(NAME)" $(if $(REV),--revision "$(REV)")
 
 bench: setup  ## speed tables (not tests)
 	$(PY) bench/model_speed.py

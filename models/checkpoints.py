@@ -101,12 +101,22 @@ def describe(folder: Path) -> Entry:
         kind = families.family_of(c)
         label, make_config, _ = families.FAMILIES[kind]
         cfg = make_config(c)
-        params = sum(math.prod(v["shape"]) for p in weight_files(folder) for v in _header(p).values())
+        params = count_params(weight_files(folder))
     except (WeightsError, UnsupportedModel, KeyError, TypeError, ValueError) as e:
         return Entry(folder, folder.name, "?", "?", 0, str(e) if not isinstance(e, KeyError) else f"missing {e}")
     reason = too_large(params)
     error = None if reason is None else f"too large for this machine: {reason}"
     return Entry(folder, folder.name, label, cfg.arch, params, error)
+
+
+# Buffers some files store beside the weights (old GPT-2 and Pythia files: the causal mask, RoPE's frequencies):
+# not parameters, and skipped by the loader, so not counted against the size limit either.
+BUFFERS = (".attn.bias", ".attn.masked_bias", ".attention.bias", ".attention.masked_bias", "rotary_emb.inv_freq")
+
+
+def count_params(files: list[Path]) -> int:
+    """Parameters in the safetensors headers (no tensor is read), buffers left out."""
+    return sum(math.prod(v["shape"]) for p in files for k, v in _header(p).items() if not k.endswith(BUFFERS))
 
 
 def max_params() -> int:
@@ -205,7 +215,7 @@ def load_folder(folder: Path | str, progress: Callable[[float, str], None] | Non
         what = f"missing setting {e}" if isinstance(e, KeyError) else str(e)
         raise WeightsError(f"{folder / 'config.json'}: {what}.") from e
     files = weight_files(folder)
-    params = sum(math.prod(v["shape"]) for p in files for v in _header(p).values())
+    params = count_params(files)
     if (reason := too_large(params)) is not None:
         raise WeightsError(f"{folder.name} is too large for this machine: {reason}.")
     tok = _tokenizer(folder, c, cfg.vocab_size)
