@@ -254,6 +254,8 @@ def run(repo: str, revision: str | None, status: Status, check_only: bool = Fals
                 "folder": str(folder), "error": entry.error}  # fmt: skip
     plan = check(repo, revision)
     status.set(state="checked", plan=plan, total=plan["total"], done=plan["total"] - plan["todo"])
+    report(plan)  # the files and the checks, before a byte of weights moves
+    sys.stdout.flush()
     if check_only:
         return plan
     folder = download(plan, status)
@@ -308,8 +310,6 @@ def main(argv: list[str] | None = None) -> int:
         status.set(state="error", message=r.message, kind=r.kind, plan=r.plan)
         print(r.message, file=sys.stderr)
         return EXIT[r.kind]
-    if "files" in result:
-        report(result)
     if args.check:
         status.set(state="checked")
         print(f"fits: run without --check to download {mib(result['todo'])}.")
