@@ -152,7 +152,7 @@ def panel() -> None:
         if watching is not None:
             _progress(watching)
         if params.local_models():
-            st.caption(t("fetch.listed", n=len(params.local_models()), cache=md(str(hub.cache_dir()))))
+            st.caption(t("fetch.listed", n=len(params.local_models())), help=str(hub.cache_dir()))
         if st.button(t("fetch.rescan"), key="fetch_rescan", width="stretch"):
             params.refresh_models()
             st.rerun()

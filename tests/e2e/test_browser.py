@@ -205,6 +205,7 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 # Names that stay Latin in Chinese text too (model families, the function, the symbol).
 # "Logit lens" (nostalgebraist 2020), SFT and DPO are names Chinese courses keep in Latin letters too.
 PROPER_NOUNS = {"BERT", "GPT", "MiniLM", "Softmax", "d_k", "Logit", "lens", "SFT", "DPO"}
+PROPER_NOUNS |= {"Hugging", "Face", "safetensors"}  # "Add a model…": the Hub's name and the weights' file format
 LANGUAGE_LABEL = "Language / 语言"  # bilingual on purpose: the way back, whatever language is shown
 
 

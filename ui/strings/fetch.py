@@ -5,8 +5,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "fetch.intro": {
         "en": "A published model by its Hugging Face name. The size is checked first; only config.json, the "
         "safetensors weights and tokenizer.json are downloaded, into the Hugging Face cache.",
-        "zh": "按 Hugging Face 上的名称添加已发布的模型。先检查大小；只下载 config.json、safetensors 权重和 "
-        "tokenizer.json，存入 Hugging Face 缓存。",
+        "zh": "按 Hugging Face 上的名称添加已发布的模型。先检查大小；只下载加载所需的文件（配置、safetensors "
+        "权重和分词器），存入 Hugging Face 缓存。",
     },
     "fetch.off": {
         "en": "Downloads from the page are off here: this browser is not on the server's own machine, and a student "
@@ -59,8 +59,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "fetch.cancel": {"en": "Cancel download", "zh": "取消下载"},
     "fetch.ready": {"en": "{name} is downloaded and selected.", "zh": "{name} 已下载并选中。"},
     "fetch.listed": {
-        "en": "{n} published model(s) found: the folders of ATTENTION_LAB_MODELS and the Hugging Face cache ({cache}).",
-        "zh": "找到 {n} 个已发布模型：来自 ATTENTION_LAB_MODELS 的文件夹和 Hugging Face 缓存（{cache}）。",
+        "en": "{n} published model(s) found in the folders of ATTENTION_LAB_MODELS and the Hugging Face cache.",
+        "zh": "在模型文件夹和 Hugging Face 缓存中找到 {n} 个已发布模型。",
     },
     "fetch.rescan": {"en": "Look for new models again", "zh": "重新查找模型"},
 }
