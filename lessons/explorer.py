@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.explorer_router import router_section
 from lessons.explorer_sinks import sinks
 from models.analysis import attention_rollout, value_weighted
 from ui import charts, controls, shell, state, url
@@ -131,6 +132,8 @@ with figure_area:
 
 if kind != "decoder.cross":
     sinks(raw, value_norms, q_tokens, settings.figure_scale)
+if tr.router.get(kind.split(".")[0]) is not None and model.config.n_experts:  # a published MoE (Mixtral)
+    router_section(model.config, tr.router[kind.split(".")[0]], list(tr.tokens), layer, settings.figure_scale)
 
 st.markdown(t("explorer.explain"))
 st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V")

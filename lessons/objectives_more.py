@@ -12,7 +12,7 @@ STRIP_PX = 380  # fits a phone; presentation mode (scale 1.5, columns stacked) w
 LOSS_COLOR, SENTINEL_COLOR = viz.HEAD_COLORS[2], viz.HEAD_COLORS[3]
 SEEDS = 200  # the summary's average over seeds 0..199
 SOURCES = {
-    "mlm": "Devlin et al. 2019 (BERT), §3.1",
+    "mlm": "Devlin et al. 2019 (BERT), §3.1; create_pretraining_data.py",
     "mlm_app": "models/mlm.py (exact=False)",
     "dynamic": "Liu et al. 2019 (RoBERTa), §4.1",
     "electra_disc": "Clark et al. 2020 (ELECTRA), §2",

@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from lessons.positional_sections import learned, no_positional, rope, signed_map
+from lessons.positional_sections import learned, no_positional, relative_bias, rope, signed_map
 from models.positional import pair_frequencies, shift_matrix, sinusoidal_table
 from ui import charts, shell, state
 from ui.i18n import t
@@ -158,4 +158,5 @@ d, base, n_pos, omega = sinusoidal()
 shift(d, base, n_pos, omega)
 rope(fig_scale)
 learned(settings, fig_scale)
+relative_bias(settings, fig_scale)  # only when the sidebar holds a published T5
 no_positional(settings, fig_scale)

@@ -3,11 +3,12 @@
 
 import numpy as np
 import streamlit as st
+import torch
 
 import models
 import viz
 from models import analysis
-from models.positional import pair_frequencies, rope_pair, sinusoidal_table
+from models.positional import pair_frequencies, relative_bucket, rope_pair, sinusoidal_table
 from ui import charts, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
@@ -191,3 +192,37 @@ def no_positional(settings: Settings, fig_scale: float) -> None:
             causal=f"{res['none.causal'].max():.2g}",
         )
     )
+
+
+# ---------------------------------------------------------------- T5's relative position bias
+def relative_bias(settings: Settings, fig_scale: float) -> None:
+    """A published T5 in the sidebar: no position vector at all, but one learned table per stack, a bias per bucket
+    of (key - query) and head added to q·k in every layer; drawn as the table and as the bias at every offset."""
+    name = shell.published_or(settings, "encoder-decoder", "")
+    try:
+        model = shell.load(name, "trained") if name else None
+    except models.WeightsError:
+        return
+    if model is None or model.config.positional != "relative":
+        return
+    cfg, net = model.config, model.net
+    st.header(t("positional.t5_title", model=name))
+    st.markdown(t("positional.t5_intro", buckets=cfg.rel_buckets, distance=cfg.rel_max_distance))
+    reach = cfg.rel_max_distance + 16  # past max_distance every offset shares the last bucket: flat from there
+    for stack, table, both in (("encoder", net.enc_rel_bias, True), ("decoder", net.dec_rel_bias, False)):
+        weight = table.weight.detach().numpy()  # [buckets, heads]
+        offsets = np.arange(-reach, reach + 1 if both else 1)
+        bias = weight[relative_bucket(torch.from_numpy(offsets), both, cfg.rel_buckets, cfg.rel_max_distance).numpy()]
+        where = t(f"positional.t5_{stack}")
+        c1, c2 = st.columns(2)
+        title, value = t("positional.t5_table_fig", stack=where), t("positional.t5_bias")
+        table_fig = signed_map(
+            fig_scale, weight.T, title, t("positional.t5_bucket"), t("positional.t5_head"), value, square=False
+        )
+        charts.plot(c1, table_fig, key=f"t5_table_{stack}")
+        series = [Series(t("positional.t5_head_series", h=h), bias[:, h], markers=False) for h in range(cfg.n_heads)]
+        title = t("positional.t5_offset_fig", stack=where)
+        offset_fig = viz.lines(
+            offsets, series, x_title=t("positional.t5_offset"), y_title=value, title=title, scale=fig_scale
+        )
+        charts.plot(c2, offset_fig, key=f"t5_offsets_{stack}")

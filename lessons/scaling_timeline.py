@@ -32,7 +32,7 @@ def _row(r: catalog.Release) -> dict:
         t("scaling.tl.col.tokens"): tokens,
         t("scaling.tl.col.ratio"): t("scaling.tl.unpublished") if ratio is None else f"{ratio:,.1f}",
         t("scaling.tl.col.context"): f"{c.max_len:,}", t("scaling.tl.col.vocab"): f"{c.vocab_size:,}",
-        t("scaling.tl.col.norm"): f"{t(f'scaling.tl.{c.norm_position}')}-{t(f'lab.norm.{c.norm}')}",
+        t("scaling.tl.col.norm"): t(f"scaling.tl.{c.norm_position}", norm=t(f"lab.norm.{c.norm}")),
         t("scaling.tl.col.ffn"): t(f"lab.activation.{c.activation}"),
         t("scaling.tl.col.pos"): t(f"scaling.tl.pos.{c.positional}"),
         t("scaling.tl.col.attn"): catalog.attention_kind(c),

@@ -65,4 +65,15 @@ def vocab_section(settings: state.Settings) -> None:
     last = rows[-1]
     if last.reached < last.requested:
         flat = next(r.reached for r in rows if r.en.tokens == last.en.tokens)
-        c2.markdown(t("tokens.stopped", requested=last.requested, reached=last.reached, flat=flat, rest=per_word[-1]))
+        extra = last.en_non_word  # the held-out words are single tokens by now: the rest hold no letter
+        stopped = dict(requested=last.requested, reached=last.reached, flat=flat, words=last.en.words)
+        c2.markdown(
+            t(
+                "tokens.stopped",
+                **stopped,
+                total=per_word[-1],
+                excess=per_word[-1] - 1,
+                dots=extra.get(" .", 0),
+                breaks=extra.get("\n", 0),
+            )
+        )

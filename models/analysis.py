@@ -54,22 +54,30 @@ def parameter_counts(cfg: ModelConfig, active: bool = False) -> dict[str, int]:
     A mixture of experts (n_experts > 0) counts its n expert FFNs and the router (d_model × n) under "ffn";
     active=True counts only what one token uses: the router and its experts_top_k experts."""
     d, v, h = cfg.d_model, cfg.vocab_size, cfg.d_head
-    n_enc = cfg.n_layers if cfg.arch in ("encoder", "encoder-decoder") else 0
-    n_dec = cfg.n_layers if cfg.arch in ("decoder", "encoder-decoder") else 0
+    layers = 1 if cfg.shared_layers else cfg.n_layers  # ALBERT: one block's weights serve every layer
+    n_enc = layers if cfg.arch in ("encoder", "encoder-decoder") else 0
+    n_dec = layers if cfg.arch in ("decoder", "encoder-decoder") else 0
+    e = cfg.embedding_size or d  # ALBERT, ELECTRA: embeddings (and the MLM transform's output) E wide
+    out = 1 if cfg.detector_head else v  # ELECTRA's discriminator: one replaced-token logit
     n_cross = n_dec if cfg.arch == "encoder-decoder" else 0
     n_attn = n_enc + n_dec + n_cross  # attention modules
     norm = 2 * d if cfg.norm == "layernorm" else d  # LayerNorm has a gain and a bias; RMSNorm a gain
-    final_norms = (int(n_enc > 0) + int(n_dec > 0)) if cfg.norm_position == "pre" else 0
-    ffn_mats = 3 if cfg.activation == "swiglu" else 2
+    final_norms = (int(n_enc > 0) + int(n_dec > 0)) if cfg.norm_position in ("pre", "post_sub", "sandwich") else 0
+    block_norms = 1 if cfg.shared_block_norm else 2  # Phi: one norm feeds attention and FFN
+    qk_widths = (cfg.n_heads + cfg.kv_heads) * h if cfg.qk_norm_scope == "all" else 2 * h  # OLMo 2: whole q, k
+    ffn_mats = 3 if cfg.activation in ("swiglu", "geglu") else 2  # gated FFNs have W3
     b = int(cfg.bias)  # one bias per output unit of each projection
     bqkv = int(cfg.bias or cfg.qkv_bias)  # Qwen2: biases on q, k, v only
     ffn_bias = (ffn_mats - 1) * cfg.d_ff + d  # W1 (and W3) biases of width d_ff, W2's of width d
     experts = 1 if not cfg.n_experts else cfg.experts_top_k if active else cfg.n_experts
     return {
-        "embeddings": v * d
-        + ((cfg.max_len + cfg.position_offset) * d if cfg.positional == "learned" else 0)
-        + cfg.type_vocab_size * d
-        + (norm if cfg.embed_norm else 0),
+        "embeddings": v * e
+        + ((cfg.max_len + cfg.position_offset) * e if cfg.positional == "learned" else 0)
+        # T5: a relative position bias table [buckets, heads] per stack
+        + ((int(n_enc > 0) + int(n_dec > 0)) * cfg.rel_buckets * cfg.n_heads if cfg.positional == "relative" else 0)
+        + cfg.type_vocab_size * e
+        + (norm // d * e if cfg.embed_norm else 0)
+        + ((e + 1) * d if cfg.embedding_size is not None else 0),  # the projection E -> d and its bias
         "attention.q": n_attn * (d + bqkv) * cfg.n_heads * h,
         "attention.k": n_attn * (d + bqkv) * cfg.kv_heads * h,
         "attention.v": n_attn * (d + bqkv) * cfg.kv_heads * h,
@@ -77,10 +85,13 @@ def parameter_counts(cfg: ModelConfig, active: bool = False) -> dict[str, int]:
         "ffn": (n_enc + n_dec) * (experts * (ffn_mats * d * cfg.d_ff + b * ffn_bias) + d * cfg.n_experts),
         # per block: before attention and before the FFN (a parallel block too), one more before cross-attention;
         # Qwen3's qk_norm adds a q and a k norm over d_head in every attention module
-        "norms": ((n_enc + n_dec) * 2 + n_cross + final_norms) * norm
-        + (n_attn * 2 * (norm // d) * h if cfg.qk_norm else 0),
+        "norms": ((n_enc + n_dec) * block_norms + n_cross + final_norms) * norm
+        + (n_attn * (norm // d) * qk_widths if cfg.qk_norm else 0)
+        + (((n_enc + n_dec) * 2 + n_cross) * norm if cfg.norm_position == "sandwich" else 0),  # Gemma: post norms
         # the output head; BERT's MLM transform (dense d×d + bias, LayerNorm) and a logits bias belong to it
-        "head": (0 if cfg.tie_embeddings else d * v)
-        + (d * d + 3 * d if cfg.mlm_head else 0)
-        + (v if cfg.head_bias else 0),
+        # (ALBERT, ELECTRA's generator: dense d×E, LayerNorm over E); ELECTRA's detector: dense d×d + bias, then [1, d]
+        "head": (0 if cfg.tie_embeddings else (e if cfg.mlm_head else d) * out)
+        + (d * e + 3 * e if cfg.mlm_head else 0)
+        + (d * d + d if cfg.detector_head else 0)
+        + (out if cfg.head_bias else 0),
     }

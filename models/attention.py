@@ -82,20 +82,34 @@ def make_mask(kind: str, n: int, prefix_len: int | None = None, window: int | No
 
 
 def attention(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, scale: float
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None,
+    scale: float,
+    bias: torch.Tensor | None = None,
+    softcap: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """softmax(q·kᵀ · scale + mask) · v, returning (output, weights, scores).
+    """softmax(q·kᵀ · scale + bias + mask) · v, returning (output, weights, scores).
 
     q: (B, H, Tq, dh); k, v: (B, Hkv, Tk, dh) with H a multiple of Hkv (GQA: each K/V head serves
     H / Hkv query heads). mask: bool, broadcastable to (B, H, Tq, Tk), True where attending is
     allowed. q·k is a dot product, not a cosine similarity: its size grows with |q|·|k|, which
     is why the 1/sqrt(d_head) scale exists. A row with every key masked gets weight 0 (not NaN).
+    bias: an additive per-head term broadcastable to (B, H, Tq, Tk), added before the mask (T5's relative
+    position bias, [H, Tq, Tk]); the returned scores include it.
+    softcap: Gemma 2's soft-capping, scores -> cap·tanh(scores / cap) before the mask: every score stays within
+    ±cap; the returned scores are the capped ones (then masked, as always).
     """
     group = q.shape[1] // k.shape[1]
     if group > 1:  # GQA / MQA: repeat each K/V head for its group of query heads
         k = k.repeat_interleave(group, dim=1)  # (B, H, Tk, dh)
         v = v.repeat_interleave(group, dim=1)
     scores = (q @ k.transpose(-2, -1)) * scale  # (B, H, Tq, Tk)
+    if bias is not None:
+        scores = scores + bias
+    if softcap is not None:
+        scores = torch.tanh(scores / softcap) * softcap
     if mask is not None:
         scores = scores.masked_fill(~mask, float("-inf"))
     weights = torch.softmax(scores, dim=-1)  # (B, H, Tq, Tk), rows sum to 1
@@ -107,21 +121,36 @@ class MultiHeadAttention(nn.Module):
     """Project to heads, call attention(), merge heads. Writes nothing to self during forward:
     one model instance is shared by every browser session."""
 
-    def __init__(self, cfg: ModelConfig, rope: bool):
+    def __init__(self, cfg: ModelConfig, rope: bool, rope_base: float | None = None):
         super().__init__()
         self.n_heads, self.n_kv_heads, self.d_head = cfg.n_heads, cfg.kv_heads, cfg.d_head
         self.rope = rope  # RoPE rotates q and k of self-attention only (Su et al. 2021)
         # float64 frequencies from the config's base (and Llama 3.1 scaling); not a parameter, not saved. One per
         # rotated pair: cfg.rope_dims / 2 of them (Pythia rotates only the first quarter of each head)
-        self.inv_freq = rope_inv_freq(cfg.rope_dims, cfg.rope_base, cfg.rope_llama3) if rope else None
+        # rope_base: this layer's θ when it is not cfg.rope_base (Gemma 3's sliding layers: cfg.layer_rope_base)
+        self.rope_base = cfg.rope_base if rope_base is None else rope_base
+        self.inv_freq = rope_inv_freq(cfg.rope_dims, self.rope_base, cfg.rope_llama3) if rope else None
+        self.softcap = cfg.attn_softcap  # Gemma 2: cap·tanh(scores / cap) before the mask; None: none
         qkv_bias = cfg.bias or cfg.qkv_bias
         self.q = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_head, bias=qkv_bias)
         self.k = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)  # GQA: fewer K/V heads
         self.v = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)
         self.o = nn.Linear(cfg.n_heads * cfg.d_head, cfg.d_model, bias=cfg.bias)
         # Qwen3: every head's q and k normalised over its d_head dimensions (one gain vector shared by the heads)
-        self.q_norm = make_norm(cfg, cfg.d_head) if cfg.qk_norm else None
-        self.k_norm = make_norm(cfg, cfg.d_head) if cfg.qk_norm else None
+        # OLMo 2 (qk_norm_scope="all"): instead, q and k normalised over the whole projection (all heads at once),
+        # right after it, before the heads are split and before RoPE: one gain per row of q (of k)
+        self.whole_qk_norm = cfg.qk_norm and cfg.qk_norm_scope == "all"
+        q_width, k_width = (cfg.n_heads * cfg.d_head, cfg.kv_heads * cfg.d_head) if self.whole_qk_norm else (None, None)
+        self.q_norm = make_norm(cfg, q_width or cfg.d_head) if cfg.qk_norm else None
+        self.k_norm = make_norm(cfg, k_width or cfg.d_head) if cfg.qk_norm else None
+
+    def project_q(self, x: torch.Tensor) -> torch.Tensor:
+        """x [..., d] -> q [..., n_heads·dh] as projected (OLMo 2: then normalised over all of it)."""
+        return self.q_norm(self.q(x)) if self.whole_qk_norm else self.q(x)
+
+    def project_k(self, x: torch.Tensor) -> torch.Tensor:
+        """x [..., d] -> k [..., kv_heads·dh] as projected (OLMo 2: then normalised over all of it)."""
+        return self.k_norm(self.k(x)) if self.whole_qk_norm else self.k(x)
 
     def _split(self, x: torch.Tensor, heads: int) -> torch.Tensor:
         b, t, _ = x.shape
@@ -132,7 +161,7 @@ class MultiHeadAttention(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """q, k [..., T, dh] per head as projected -> what attention compares: normalised per head (qk_norm, before
         RoPE as in Qwen3), then rotated by RoPE (its first rope_dims dimensions). positions: (T,), for RoPE."""
-        if self.q_norm is not None:
+        if self.q_norm is not None and not self.whole_qk_norm:  # per head (OLMo 2's whole-projection norm: project_q)
             q, k = self.q_norm(q), self.k_norm(k)
         if self.rope:
             assert positions is not None
@@ -148,14 +177,15 @@ class MultiHeadAttention(nn.Module):
         positions: torch.Tensor | None = None,  # (Tq,) absolute positions of the queries, for RoPE
         past: tuple[torch.Tensor, torch.Tensor] | None = None,  # cached (k, v) of earlier positions
         ablate: dict[int, str] | None = None,  # {head: "zero" | "uniform"}: knock heads out (interventions.py)
+        bias: torch.Tensor | None = None,  # (H, Tq, Tk) added to the scores (T5's relative position bias)
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
-        q = self._split(self.q(x), self.n_heads)  # (B, H, Tq, dh)
-        k = self._split(self.k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
+        q = self._split(self.project_q(x), self.n_heads)  # (B, H, Tq, dh)
+        k = self._split(self.project_k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
         v = self._split(self.v(source), self.n_kv_heads)
         q, k = self.prepare_qk(q, k, positions)
         if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
-        out, weights, scores = attention(q, k, v, mask, scale)
+        out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap)
         if ablate is not None:
             out, weights = knock_out(out, weights, v, mask, ablate)
         b, _, t, _ = out.shape

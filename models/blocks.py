@@ -25,7 +25,8 @@ class FeedForward(nn.Module):
         super().__init__()
         self.activation = cfg.activation
         self.w1 = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
-        self.w3 = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias) if cfg.activation == "swiglu" else None
+        gated = cfg.activation in ("swiglu", "geglu")  # GeGLU (Gemma): the same gate with GELU_tanh for SiLU
+        self.w3 = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias) if gated else None
         self.w2 = nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -38,6 +39,8 @@ class FeedForward(nn.Module):
             h = F.gelu(h, approximate="tanh")  # GPT-2's "gelu_new": the paper's tanh approximation
         elif self.activation == "silu":
             h = F.silu(h)  # Marian's "swish": z·σ(z) in a plain two-matrix FFN, no gate
+        elif self.activation == "geglu":
+            h = F.gelu(h, approximate="tanh") * self.w3(x)  # Gemma's gelu_pytorch_tanh gate (Shazeer 2020, GEGLU)
         else:
             h = F.silu(h) * self.w3(x)
         return self.w2(h)  # (B, T, d)
@@ -51,29 +54,54 @@ class Block(nn.Module):
     output (Vaswani et al. 2017, Fig. 1) — notes that give a GPT block two self-attentions are wrong.
     """
 
-    def __init__(self, cfg: ModelConfig, cross: bool):
+    def __init__(self, cfg: ModelConfig, cross: bool, layer: int = 0):
         super().__init__()
-        self.pre = cfg.norm_position == "pre"
+        self.pre = cfg.norm_position in ("pre", "sandwich")  # sandwich (Gemma): a pre-norm block with post norms
+        self.post_sub = cfg.norm_position == "post_sub"  # OLMo 2: x + norm(f(x))
+        sandwich = cfg.norm_position == "sandwich"  # Gemma 2/3: x + post(f(norm(x))), four norms a decoder block
+        self.post_self = make_norm(cfg) if sandwich else None
+        self.post_cross = make_norm(cfg) if sandwich and cross else None
+        self.post_ffn = make_norm(cfg) if sandwich else None
         self.parallel = cfg.parallel_residual  # GPT-J / GPT-NeoX: attention and FFN side by side, on the same x
-        self.self_attn = MultiHeadAttention(cfg, rope=cfg.positional == "rope")
+        nope = cfg.nope_layers is not None and layer in cfg.nope_layers  # SmolLM3: this layer has no RoPE
+        rope_base = cfg.layer_rope_base(layer)  # Gemma 3: its sliding layers turn at another θ
+        self.self_attn = MultiHeadAttention(cfg, rope=cfg.positional == "rope" and not nope, rope_base=rope_base)
+        self.window = cfg.layer_window(layer)  # Gemma: a sliding layer narrows its self-attention mask to this window
         self.norm_self = make_norm(cfg)
         self.cross_attn = MultiHeadAttention(cfg, rope=False) if cross else None
         self.norm_cross = make_norm(cfg) if cross else None
         self.ffn = MoEFeedForward(cfg, FeedForward) if cfg.n_experts else FeedForward(cfg)
-        self.norm_ffn = make_norm(cfg)
+        self.norm_ffn = None if cfg.shared_block_norm else make_norm(cfg)  # Phi: both read norm_self
 
-    def _sublayer(self, x, norm, fn):
-        """Pre-norm: x + f(norm(x)) (GPT-2, Llama). Post-norm: norm(x + f(x)) (Vaswani, BERT)."""
+    def windowed(self, mask: torch.Tensor | None, positions: torch.Tensor, n_keys: int) -> torch.Tensor:
+        """mask AND causal-within-the-window for queries at `positions` (T,) over keys 0..n_keys-1 (with a KV cache
+        the queries are the last positions): key j is seen by query i when i - window < j <= i (Mistral's rule)."""
+        q, k = positions[:, None], torch.arange(n_keys)[None, :]
+        near = (k <= q) & (k > q - self.window)  # (T, n_keys)
+        return near if mask is None else mask & near
+
+    def _sublayer(self, x, norm, fn, post=None):
+        """Pre-norm: x + f(norm(x)) (GPT-2, Llama). Post-norm: norm(x + f(x)) (Vaswani, BERT).
+        post_sub: x + norm(f(x)) (OLMo 2: the stream itself is never normalised, only what is added to it).
+        sandwich: x + post(f(norm(x))) (Gemma 2/3: post is the sublayer's own second norm)."""
+        if post is not None:
+            return x + post(fn(norm(x)))
+        if self.post_sub:
+            return x + norm(fn(x))
         return x + fn(norm(x)) if self.pre else norm(x + fn(x))
 
-    def forward(self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None):
+    def forward(self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None, bias=None):
         """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache (and, in an
         MoE block, rec["moe"]: the models.moe.Routing).
-        ablate = {head: "zero" | "uniform"} knocks heads out of the self-attention (not cross-attention)."""
+        ablate = {head: "zero" | "uniform"} knocks heads out of the self-attention (not cross-attention).
+        bias: (H, Tq, Tk) added to the self-attention scores (T5's relative position bias; never cross-attention)."""
         rec = {}
+        if self.window is not None:  # a sliding layer (Gemma): the given mask AND the last `window` positions
+            mask = self.windowed(mask, positions, x.shape[1] + (0 if past is None else past[0].shape[2]))
+            rec.update(self_mask=mask)
 
         def self_attention(h):
-            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate)
+            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate, bias)
             rec.update(self_weights=w, self_scores=s, present=present)
             return out
 
@@ -89,9 +117,10 @@ class Block(nn.Module):
 
         ffn = moe if isinstance(self.ffn, MoEFeedForward) else self.ffn
         if self.parallel:  # x + attn(norm_self(x)) + ffn(norm_ffn(x)): two norms of the same x (GPT-NeoX, Pythia)
-            return x + self_attention(self.norm_self(x)) + ffn(self.norm_ffn(x)), rec
-        x = self._sublayer(x, self.norm_self, self_attention)
+            h = self.norm_self(x)  # Phi (shared_block_norm): this one norm feeds the FFN too
+            return x + self_attention(h) + ffn(h if self.norm_ffn is None else self.norm_ffn(x)), rec
+        x = self._sublayer(x, self.norm_self, self_attention, self.post_self)
         if self.cross_attn is not None:
-            x = self._sublayer(x, self.norm_cross, cross_attention)
-        x = self._sublayer(x, self.norm_ffn, ffn)
+            x = self._sublayer(x, self.norm_cross, cross_attention, self.post_cross)
+        x = self._sublayer(x, self.norm_ffn, ffn, self.post_ffn)
         return x, rec

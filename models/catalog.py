@@ -83,9 +83,9 @@ MIXTRAL = Published(
     dataclasses.replace(_llama(32000, 32, 4096, 32, 8, 14336, norm_eps=1e-5, rope_base=1e6, n_experts=8,
                                experts_top_k=2, moe_aux_weight=0.02), max_len=32768),
     46.7e9,
-    "Jiang et al. 2024, §2, Table 1 (46.7B total, 12.9B active)",
+    "Mistral AI, Mixtral announcement, Dec 2023 (46.7B total, 12.9B active); Jiang et al. 2024, Table 1",
 )  # fmt: skip
-MIXTRAL_ACTIVE = 12.9e9  # the active parameters per token the paper quotes (§1: "13B active")
+MIXTRAL_ACTIVE = 12.9e9  # active per token, Mistral AI's announcement (Dec 2023); the paper rounds to 13B
 MOE_MODELS: tuple[Published, ...] = (MIXTRAL,)
 
 BYTES = {"float32": 4, "bfloat16": 2, "float16": 2, "int8": 1}  # bytes per stored K or V value
@@ -223,7 +223,7 @@ _GPT3 = {  # Table 2.1: n_layers, d_model, n_heads, the parameters it prints
 }  # fmt: skip
 _GPT3_NOTE = {"1.3B": "scaling.tl.note.gpt3_xl", "13B": "scaling.tl.note.gpt3_13b"}
 GPT3 = {size: Published(f"GPT-3 {size}", _gpt3(*arch[:3]), arch[3], _GPT3_SRC) for size, arch in _GPT3.items()}
-_INSTRUCT_SRC = "Ouyang et al. 2022, §3.3–3.5"  # GPT-3 1.3B, 6B, 175B; the prompts of each step
+_INSTRUCT_SRC = "Ouyang et al. 2022, §3.2, Table 6"  # GPT-3 1.3B, 6B, 175B; the prompts of each step
 _LLAMA1_SRC = "Touvron et al. 2023a, Table 2, §2.2"  # sizes and tokens; the architecture
 _LLAMA2_SRC = "Touvron et al. 2023b, Table 1"  # tokens, context, which sizes use GQA
 _LLAMA3_SRC = "Meta 2024, Llama 3 model card; Dubey et al. 2024, Table 3"  # 8K context, 15T+ tokens

@@ -9,6 +9,7 @@ without loading it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -179,6 +180,8 @@ def _tokenizer(folder: Path, c: dict, vocab_size: int):
     if c.get("model_type") == "marian":
         return _marian_tokenizer(folder, vocab_size, eos_ids, [] if start is None else [start])
     path = folder / "tokenizer.json"
+    if not path.is_file() and (folder / "vocab.txt").is_file():  # BERT-family repos without tokenizer.json
+        return _wordpiece_tokenizer(folder, vocab_size, eos_ids, [] if start is None else [start])
     if not path.is_file():
         raise WeightsError(f"{folder} has no tokenizer.json. Download the model's tokenizer files too: {GET}")
     try:
@@ -186,6 +189,16 @@ def _tokenizer(folder: Path, c: dict, vocab_size: int):
     except Exception as e:  # tokenizers raises plain Exceptions
         raise WeightsError(f"{path} cannot be read ({str(e)[:160]}). Download it again.") from e
     return HFTokenizer(tok, vocab_size, eos_ids, [] if start is None else [start])
+
+
+def _wordpiece_tokenizer(folder: Path, vocab_size: int, eos_ids: list[int], start_ids: list[int]):
+    from .wordpiece_vocab import wordpiece_from_vocab
+
+    try:
+        tok = wordpiece_from_vocab(folder)
+    except Exception as e:  # a damaged vocab.txt or tokenizer_config.json; tokenizers raises plain Exceptions
+        raise WeightsError(f"{folder}: vocab.txt cannot be read as a WordPiece vocabulary ({str(e)[:160]}).") from e
+    return HFTokenizer(tok, vocab_size, eos_ids, start_ids)
 
 
 def _marian_tokenizer(folder: Path, vocab_size: int, eos_ids: list[int], start_ids: list[int]):
@@ -218,6 +231,9 @@ def load_folder(folder: Path | str, progress: Callable[[float, str], None] | Non
     params = count_params(files)
     if (reason := too_large(params)) is not None:
         raise WeightsError(f"{folder.name} is too large for this machine: {reason}.")
+    own_head = families.UNTIE_WHEN_STORED.get(kind)  # T5: a stored lm_head unties the head (as transformers 5)
+    if cfg.tie_embeddings and own_head is not None and any(own_head in _header(p) for p in files):
+        cfg = dataclasses.replace(cfg, tie_embeddings=False)
     tok = _tokenizer(folder, c, cfg.vocab_size)
     with torch.device("meta"):
         skeleton = Transformer(cfg, init=False)

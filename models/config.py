@@ -10,13 +10,22 @@ import math
 from dataclasses import asdict, dataclass, fields
 
 ARCHS = ("encoder", "decoder", "encoder-decoder")
-NORM_POSITIONS = ("pre", "post")
+NORM_POSITIONS = ("pre", "post")  # what the Architecture lab offers
+# What published checkpoints also need: OLMo 2's x + norm(f(x)) (the norm on the sublayer's output inside the
+# residual branch, and a final norm), and Gemma 2/3's x + post_norm(f(pre_norm(x))), a norm before AND after each
+# sublayer ("sandwich"), and a final norm.
+ALL_NORM_POSITIONS = (*NORM_POSITIONS, "post_sub", "sandwich")
+QK_NORM_SCOPES = ("head", "all")  # qk_norm over each head's d_head (Qwen3) or the whole projection (OLMo 2)
 NORMS = ("layernorm", "rmsnorm")
 ACTIVATIONS = ("relu", "gelu", "swiglu")  # what the Architecture lab offers
 # What published checkpoints also need: GPT-2's GELU in its tanh form ("gelu_new", Hendrycks & Gimpel 2016,
 # eq. 2) and Marian's plain SiLU ("swish") in a two-matrix FFN.
 ALL_ACTIVATIONS = (*ACTIVATIONS, "gelu_tanh", "silu")
+ALL_ACTIVATIONS = (*ALL_ACTIVATIONS, "geglu")  # Gemma: W2·(GELU_tanh(W1·x) ⊙ W3·x), gated like SwiGLU
+LAYER_TYPES = ("full_attention", "sliding_attention")  # Gemma 2/3's per-layer attention kinds (config.layer_types)
 POSITIONALS = ("sinusoidal", "learned", "rope", "none")
+# T5 (Raffel et al. 2020): a learned per-head bias on q·k by bucketed relative position; published models only
+ALL_POSITIONALS = (*POSITIONALS, "relative")
 PE_LAYOUTS = ("interleaved", "half")  # sinusoidal: sin/cos alternating (Vaswani) or sin half, cos half (Marian)
 MASKS = ("causal", "bidirectional", "prefix", "sliding")
 
@@ -24,6 +33,11 @@ MOE_FIELDS = ("n_experts", "experts_top_k", "moe_aux_weight")
 # Fields added for later published families (Qwen3, GPT-NeoX/Pythia), with the value that changes nothing: to_dict
 # leaves each out while it holds this value, so older configs (and their hashes) serialise as before.
 QUIET_DEFAULTS = {"head_dim": None, "qk_norm": False, "rotary_dim": None, "parallel_residual": False}
+QUIET_DEFAULTS["moe_renormalize"] = False  # Mixtral
+QUIET_DEFAULTS.update(shared_block_norm=False, nope_layers=None, qk_norm_scope="head")  # Phi, SmolLM3, OLMo 2
+QUIET_DEFAULTS.update(embedding_size=None, shared_layers=False, mlm_activation=None, detector_head=False)  # ALBERT
+QUIET_DEFAULTS.update(rel_buckets=32, rel_max_distance=128, head_rescale=False)  # T5
+QUIET_DEFAULTS.update(layer_types=None, rope_local_base=None, attn_softcap=None, final_softcap=None)  # Gemma 2/3
 
 # The vocabulary size of the shipped byte-level BPE tokenizer (models/weights/tokenizer.json);
 # a config built for the shipped tokenizer needs at least this many embedding rows.
@@ -69,11 +83,42 @@ class ModelConfig:
     n_experts: int = 0
     experts_top_k: int = 2
     moe_aux_weight: float = 0.01  # weight of the load-balancing loss in training (Switch's α = 10⁻²)
+    # Mixtral and Granite renormalise the chosen gates at every k, so k = 1 gives a gate of 1 (the toy's k = 1 keeps
+    # Switch's raw probability); quiet at its default (QUIET_DEFAULTS).
+    moe_renormalize: bool = False
     # Qwen3 and GPT-NeoX (Pythia); the defaults change nothing, and to_dict leaves them out then (QUIET_DEFAULTS).
     head_dim: int | None = None  # explicit d_head (Qwen3-0.6B: 16 heads x 128 on a 1024-wide stream); None: d / heads
     qk_norm: bool = False  # Qwen3: each head's q and k normalised over d_head (the model's norm kind), before RoPE
     rotary_dim: int | None = None  # RoPE on the first rotary_dim dims of each head only (Pythia: d_head / 4); None: all
     parallel_residual: bool = False  # GPT-J/NeoX: x + attn(norm_self(x)) + ffn(norm_ffn(x)), both norms read x
+    # Phi, SmolLM3 and OLMo 2 (models/families/phi.py, smollm3.py, olmo2.py); the defaults change nothing and are quiet.
+    # norm_position="post_sub" (OLMo 2) is x + norm(f(x)) with a final norm: see ALL_NORM_POSITIONS.
+    shared_block_norm: bool = False  # Phi: a parallel block reads ONE norm: x + attn(norm_self(x)) + ffn(norm_self(x))
+    nope_layers: tuple[int, ...] | None = None  # SmolLM3: indices of the layers without RoPE (NoPE); None: none
+    qk_norm_scope: str = "head"  # qk_norm over each head ("head", Qwen3) or all heads' q (k) at once ("all", OLMo 2)
+    # ALBERT, DistilBERT, ELECTRA (models/families/encoders.py); the defaults change nothing and are quiet.
+    # embedding_size E: token, position and type embeddings and their norm are E wide, then a projection E -> d
+    # (with bias; ALBERT's embedding_hidden_mapping_in, ELECTRA's embeddings_project); an MLM head maps d -> E
+    # before the tied [V, E] output matrix. None: embeddings are d wide, no projection.
+    embedding_size: int | None = None
+    shared_layers: bool = False  # ALBERT: ONE block's weights serve all n_layers of a stack (each layer still traced)
+    mlm_activation: str | None = None  # activation inside the MLM transform (ALL_ACTIVATIONS); None: exact GELU (BERT)
+    detector_head: bool = False  # ELECTRA discriminator: dense d -> d, activation, dense d -> 1: a replaced-token logit
+    # Gemma 2 and Gemma 3 (models/families/gemma.py); the defaults change nothing and are quiet (QUIET_DEFAULTS).
+    # norm_position="sandwich" is x + post_norm(f(pre_norm(x))); activation="geglu" is the GELU-tanh gated FFN.
+    # layer_types: per layer "full_attention" (the page's mask) or "sliding_attention" (that mask AND the causal
+    # window of sliding_window positions); None: every layer alike (sliding_window, if set, is the model's mask)
+    layer_types: tuple[str, ...] | None = None
+    rope_local_base: float | None = None  # Gemma 3: RoPE θ of the sliding layers (10⁴; full layers: rope_base, 10⁶)
+    attn_softcap: float | None = None  # Gemma 2: scores = cap·tanh(scores/cap) before the mask (50.0); None: none
+    final_softcap: float | None = None  # Gemma 2: logits = cap·tanh(logits/cap) (30.0); None: none
+    # T5 (models/families/t5.py); the defaults change nothing and are quiet. positional="relative": each stack has a
+    # table [rel_buckets, n_heads] added to q·k by the bucket of (key position - query position): exact up to
+    # rel_buckets/4 (one side), then log-spaced up to rel_max_distance (models/positional.relative_bucket); the
+    # encoder buckets both sides, the decoder only the past; cross-attention has no bias.
+    rel_buckets: int = 32
+    rel_max_distance: int = 128
+    head_rescale: bool = False  # T5: the final hidden state × d_model^-0.5 before the (tied) output head
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple[str, ...]) -> None:
@@ -82,10 +127,10 @@ class ModelConfig:
                 raise ValueError(f"{name}={value!r} is not one of {', '.join(allowed)}")
 
         choice("arch", ARCHS)
-        choice("norm_position", NORM_POSITIONS)
+        choice("norm_position", ALL_NORM_POSITIONS)
         choice("norm", NORMS)
         choice("activation", ALL_ACTIVATIONS)
-        choice("positional", POSITIONALS)
+        choice("positional", ALL_POSITIONALS)
         choice("pe_layout", PE_LAYOUTS)
         for name in ("vocab_size", "n_layers", "d_model", "n_heads", "d_ff", "max_len"):
             value = getattr(self, name)
@@ -150,6 +195,10 @@ class ModelConfig:
             raise ValueError(f"moe_aux_weight must be a number >= 0, got {self.moe_aux_weight!r}")
         if self.attn_scale is not None and not (math.isfinite(self.attn_scale) and self.attn_scale > 0):
             raise ValueError(f"attn_scale must be a positive number or None, got {self.attn_scale!r}")
+        _check_decoder_family_options(self)  # Phi, SmolLM3, OLMo 2
+        _check_encoder_family_options(self)  # ALBERT, DistilBERT, ELECTRA
+        _check_gemma_options(self)  # Gemma 2, Gemma 3
+        _check_relative_options(self)  # T5
 
     @property
     def d_head(self) -> int:
@@ -175,7 +224,20 @@ class ModelConfig:
         """Decoders are causal (Mistral: causal within its window); encoders see both sides."""
         if self.arch != "decoder":
             return "bidirectional"
-        return "causal" if self.sliding_window is None else "sliding"
+        # Gemma: the model's mask is causal; its sliding layers narrow it to their window (layer_window)
+        return "causal" if self.sliding_window is None or self.layer_types is not None else "sliding"
+
+    def layer_window(self, layer: int) -> int | None:
+        """The window a self-attention layer narrows its mask to: sliding_window for a "sliding_attention" layer of
+        layer_types (Gemma), else None (the mask as given: a Mistral window is already the model's mask)."""
+        sliding = self.layer_types is not None and self.layer_types[layer] == "sliding_attention"
+        return self.sliding_window if sliding else None
+
+    def layer_rope_base(self, layer: int) -> float:
+        """RoPE's θ in this layer: rope_local_base in a sliding layer when set (Gemma 3), else rope_base."""
+        if self.rope_local_base is not None and self.layer_window(layer) is not None:
+            return float(self.rope_local_base)
+        return self.rope_base
 
     def to_dict(self) -> dict:
         """All fields, except the MoE ones of a dense model (n_experts = 0) and those of QUIET_DEFAULTS that hold
@@ -198,4 +260,105 @@ class ModelConfig:
             raise ValueError(f"unknown ModelConfig fields: {', '.join(sorted(unknown))}")
         if isinstance(data.get("rope_llama3"), list):  # JSON has no tuples
             data = {**data, "rope_llama3": tuple(data["rope_llama3"])}
+        if isinstance(data.get("nope_layers"), list):
+            data = {**data, "nope_layers": tuple(data["nope_layers"])}
+        if isinstance(data.get("layer_types"), list):
+            data = {**data, "layer_types": tuple(data["layer_types"])}
         return cls(**data)
+
+
+def _check_decoder_family_options(cfg: ModelConfig) -> None:
+    """shared_block_norm (Phi), nope_layers (SmolLM3), qk_norm_scope (OLMo 2): each with what it needs."""
+    for name in ("shared_block_norm",):
+        if not isinstance(getattr(cfg, name), bool):
+            raise ValueError(f"{name} must be True or False, got {getattr(cfg, name)!r}")
+    if cfg.shared_block_norm and not cfg.parallel_residual:
+        raise ValueError(
+            "shared_block_norm makes attention and FFN read one norm of the same x (Phi): it needs "
+            "parallel_residual=True"
+        )
+    if cfg.nope_layers is not None:
+        layers = cfg.nope_layers
+        if cfg.positional != "rope":
+            raise ValueError(f"nope_layers={layers!r} switches RoPE off in some layers: it needs positional='rope'")
+        if not isinstance(layers, tuple) or any(not isinstance(i, int) or isinstance(i, bool) for i in layers):
+            raise ValueError(f"nope_layers must be a tuple of layer indices (or None), got {layers!r}")
+        if list(layers) != sorted(set(layers)) or any(not 0 <= i < cfg.n_layers for i in layers):
+            raise ValueError(
+                f"nope_layers={layers!r} must list distinct layer indices 0..{cfg.n_layers - 1} in increasing order"
+            )
+    if cfg.qk_norm_scope not in QK_NORM_SCOPES:
+        raise ValueError(f"qk_norm_scope={cfg.qk_norm_scope!r} is not one of {', '.join(QK_NORM_SCOPES)}")
+    if cfg.qk_norm_scope != "head" and not cfg.qk_norm:
+        raise ValueError(f"qk_norm_scope={cfg.qk_norm_scope!r} says how q and k are normalised: it needs qk_norm=True")
+
+
+def _check_encoder_family_options(cfg: ModelConfig) -> None:
+    """embedding_size, shared_layers (ALBERT), mlm_activation, detector_head (ELECTRA): each with what it needs."""
+    for name in ("shared_layers", "detector_head"):
+        if not isinstance(getattr(cfg, name), bool):
+            raise ValueError(f"{name} must be True or False, got {getattr(cfg, name)!r}")
+    e = cfg.embedding_size
+    if e is not None and (not isinstance(e, int) or isinstance(e, bool) or e < 1):
+        raise ValueError(f"embedding_size must be a positive whole number or None (d_model wide), got {e!r}")
+    if cfg.mlm_activation is not None and cfg.mlm_activation not in ("relu", "gelu", "gelu_tanh", "silu"):
+        raise ValueError(f"mlm_activation={cfg.mlm_activation!r} is not one of relu, gelu, gelu_tanh, silu (or None)")
+    if cfg.mlm_activation is not None and not cfg.mlm_head:
+        raise ValueError("mlm_activation is the activation inside the MLM transform: it needs mlm_head=True")
+    if cfg.detector_head and (cfg.mlm_head or cfg.tie_embeddings or cfg.activation == "swiglu"):
+        raise ValueError(
+            "detector_head (ELECTRA's discriminator) replaces the vocabulary head by dense -> activation -> one logit: "
+            "it needs mlm_head=False, tie_embeddings=False and a single activation (not swiglu)"
+        )
+    if e is not None and cfg.positional == "sinusoidal":
+        raise ValueError("embedding_size with sinusoidal PE is not supported (a d_model-wide table): use 'learned'")
+    if cfg.shared_layers and cfg.nope_layers is not None:
+        raise ValueError("shared_layers runs one block in every layer, so nope_layers cannot differ by layer")
+    if e is not None and e != cfg.d_model and cfg.tie_embeddings and not cfg.mlm_head:
+        raise ValueError(
+            f"embedding_size={e} differs from d_model={cfg.d_model}: a tied output matrix is [V, {e}], so it needs "
+            "mlm_head=True (the MLM transform maps d -> embedding_size) or tie_embeddings=False"
+        )
+
+
+def _check_relative_options(cfg: ModelConfig) -> None:
+    """rel_buckets, rel_max_distance (positional='relative', T5) and head_rescale."""
+    for name in ("rel_buckets", "rel_max_distance"):
+        value = getattr(cfg, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 4:
+            raise ValueError(f"{name} must be a whole number >= 4, got {value!r}")
+    if cfg.positional == "relative" and cfg.rel_max_distance <= cfg.rel_buckets // 2:
+        raise ValueError(
+            f"rel_max_distance={cfg.rel_max_distance} must exceed rel_buckets/2 = {cfg.rel_buckets // 2} (a decoder's "
+            "exact range): the buckets beyond the exact range are log-spaced up to rel_max_distance"
+        )
+    if not isinstance(cfg.head_rescale, bool):
+        raise ValueError(f"head_rescale must be True or False, got {cfg.head_rescale!r}")
+
+
+def _check_gemma_options(cfg: ModelConfig) -> None:
+    """layer_types, rope_local_base, attn_softcap, final_softcap (Gemma 2/3): each with what it needs."""
+    if cfg.norm_position == "sandwich" and cfg.parallel_residual:
+        raise ValueError("norm_position='sandwich' puts a norm before and after each sublayer in turn: it needs "
+                         "parallel_residual=False")  # fmt: skip
+    if cfg.layer_types is not None:
+        kinds = cfg.layer_types
+        if not isinstance(kinds, tuple) or len(kinds) != cfg.n_layers or any(k not in LAYER_TYPES for k in kinds):
+            raise ValueError(
+                f"layer_types must be a tuple of n_layers={cfg.n_layers} entries, each one of "
+                f"{', '.join(LAYER_TYPES)}; got {kinds!r}"
+            )
+        if cfg.arch != "decoder":
+            raise ValueError(f"layer_types (sliding and full layers) needs arch='decoder', not {cfg.arch!r}")
+        if "sliding_attention" in kinds and cfg.sliding_window is None:
+            raise ValueError("layer_types names sliding_attention layers: set sliding_window (their window)")
+    if cfg.rope_local_base is not None:
+        if not (isinstance(cfg.rope_local_base, (int, float)) and math.isfinite(cfg.rope_local_base)
+                and cfg.rope_local_base > 1):  # fmt: skip
+            raise ValueError(f"rope_local_base must be a number > 1 or None, got {cfg.rope_local_base!r}")
+        if cfg.positional != "rope" or cfg.layer_types is None:
+            raise ValueError("rope_local_base is the RoPE θ of sliding layers: it needs positional='rope', layer_types")
+    for name in ("attn_softcap", "final_softcap"):
+        cap = getattr(cfg, name)
+        if cap is not None and not (isinstance(cap, (int, float)) and math.isfinite(cap) and cap > 0):
+            raise ValueError(f"{name} must be a positive number (cap·tanh(x/cap)) or None, got {cap!r}")

@@ -221,7 +221,7 @@ def head_keys(model: LiveModel, trace: Trace) -> np.ndarray:
         x = hidden[layer][None]  # (1, T, d): the block's input
         h = block.norm_self(x) if block.pre else x
         attn = block.self_attn
-        k = attn._split(attn.k(h), attn.n_kv_heads)  # (1, Hkv, T, dh)
+        k = attn._split(attn.project_k(h), attn.n_kv_heads)  # (1, Hkv, T, dh); OLMo 2: normalised over all of k
         _, k = attn.prepare_qk(k, k, positions)  # the model's per-head norm (if any) and RoPE (its θ base)
         out.append(k.repeat_interleave(attn.n_heads // attn.n_kv_heads, dim=1)[0].numpy())  # (H, T, dh)
     return np.stack(out)

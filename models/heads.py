@@ -28,8 +28,9 @@ ROLE_THRESHOLDS: dict[str, float] = {
     "induction": 0.3,
     # The same bar for the earlier copy of the query's own token (Wang et al. 2022's duplicate-token heads).
     "duplicate_token": 0.3,
-    # Most of the weight parked on position 0 ([BOS]/[CLS]): a "no-op" head (Clark et al. 2019; Xiao et al.
-    # 2023's attention sinks). Higher than the others, because many heads lean there a little.
+    # Most of the weight parked on position 0 ([BOS]/[CLS]): an attention sink (Xiao et al. 2023), which moves
+    # little because [CLS]'s value vector is small (Kobayashi et al. 2020). Higher than the others, because many
+    # heads lean there a little.
     "first_token": 0.6,
     # Normalised entropy 0.9: the row is almost as spread as the uniform one (Clark et al. 2019's broad heads).
     "diffuse": 0.9,

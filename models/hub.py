@@ -21,6 +21,7 @@ from .errors import WeightsError
 HUB_ID = re.compile(r"^(?P<repo>[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,96})(?:@(?P<rev>[\w./-]{1,128}))?$")
 # Only what the loader reads (models/checkpoints.py); a repo's .bin, .pt, ONNX or GGUF files are never fetched.
 TOKENIZER_FILES = ("tokenizer.json", "source.spm", "target.spm", "vocab.json")
+TOKENIZER_FILES += ("vocab.txt", "tokenizer_config.json")  # WordPiece without tokenizer.json (wordpiece_vocab.py)
 INDEX = "model.safetensors.index.json"
 WEIGHTS = re.compile(r"^model(-\d+-of-\d+)?\.safetensors$")
 FETCH = "python -m models.fetch {repo}"

@@ -17,9 +17,12 @@ class LazyLogits:
     """Logits [T, V] as the final (normed) hidden states and the model's head: tr.logits[p] computes row p
     exactly as the full matrix would have it; np.asarray(tr.logits) builds all of it. Pickles as a plain array."""
 
-    def __init__(self, final: torch.Tensor, head):
+    def __init__(self, final: torch.Tensor, head, width: int | None = None):
+        """width: the vocabulary (head is a Sequential, e.g. BERT's MLM transform then the output matrix, that
+        has no out_features of its own)."""
         self._final, self._head = final, head  # (T, d)
-        self.shape = (final.shape[0], head.out_features if hasattr(head, "out_features") else 0)
+        width = width if width is not None else getattr(head, "out_features", None)
+        self.shape = (final.shape[0], 0 if width is None else int(width))
 
     def __len__(self) -> int:
         return self.shape[0]

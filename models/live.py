@@ -33,6 +33,7 @@ class Trace:
     scores: dict[str, np.ndarray]  # same keys: scaled q·k before softmax, masked entries -inf (maybe LazyScores)
     hidden: dict[str, np.ndarray]  # "encoder" | "decoder": residual stream [L+1, T, d_model]
     logits: np.ndarray  # [T, V]: LM head (decoder side) or MLM head (encoder); LazyLogits for big vocabularies
+    # (ELECTRA's discriminator, config.detector_head: [T, 1], one replaced-token logit: LiveModel.replaced_prob)
     truncated: bool  # the input was cut to max_len
     ids: list[int]
     target_ids: list[int] | None
@@ -43,6 +44,9 @@ class Trace:
     value_norms: dict[str, np.ndarray] = field(default_factory=dict)  # same keys: ‖f_h(x_j)‖ [L, H, Tk]
     # mixture of experts (models/moe.py): "encoder" | "decoder" -> router probabilities [L, T, n_experts]
     router: dict[str, np.ndarray] = field(default_factory=dict)
+    # Gemma 2/3 (config.layer_types): "decoder.self" -> the mask of every layer [L, Tq, Tk], its sliding layers
+    # narrowed to their window; masks[key] is then what the full layers used. Empty where every layer uses masks[key].
+    layer_masks: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def norms(self) -> ValueWeighted:
@@ -113,7 +117,7 @@ class LiveModel:
 
     def self_mask(self, n_queries: int, n_keys: int | None = None) -> torch.Tensor:
         """A decoder's self-attention mask: causal, or causal within the sliding window (Mistral)."""
-        w = self.config.sliding_window
+        w = self.config.sliding_window if self.config.default_mask == "sliding" else None  # Gemma: its layers narrow
         return causal(n_queries, n_keys) if w is None else sliding(n_queries, w, n_keys)
 
     def without_space_before_mask(self, ids: list[int]) -> list[int]:
@@ -199,6 +203,7 @@ class LiveModel:
         if pad:
             main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
         att, sco, hid, used, vnorm, router = {}, {}, {}, {}, {}, {}
+        layer_masks = {}  # Gemma: per-layer masks (Trace.layer_masks)
 
         def keep(key, records, part, blocks, memory=None):
             att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
@@ -213,6 +218,9 @@ class LiveModel:
             vnorm[key] = _np(torch.stack(per_layer))  # [L, H, Tk]
             if records and "moe" in records[0]:
                 router[key.split(".")[0]] = _np(torch.stack([r["moe"].probs[0] for r in records]))  # [L, T, n]
+            if part == "self" and any("self_mask" in r for r in records):  # Gemma's sliding layers
+                per_mask = [r.get("self_mask", main_mask).expand(main_mask.shape[-2:]) for r in records]
+                layer_masks[key] = torch.stack(per_mask).numpy()  # [L, Tq, Tk]
 
         if cfg.arch == "decoder":
             x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
@@ -237,9 +245,11 @@ class LiveModel:
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
                 final = net.dec_norm(y)
                 target_ids = tgt_ids
-        if cfg.vocab_size > LAZY_VOCAB:
+        if net.head.out_features > LAZY_VOCAB:  # ELECTRA's discriminator: [T, 1], never lazy
             logits = LazyLogits(
-                final[0].clone(), net.head if net.mlm is None else torch.nn.Sequential(net.mlm, net.head)
+                net.head_input(final[0]).clone(),
+                net.capped(net.head if net.mlm is None else torch.nn.Sequential(net.mlm, net.head)),  # Gemma 2: capped
+                net.head.out_features,
             )
         else:
             logits = _np(net.logits(final)[0])
@@ -265,7 +275,16 @@ class LiveModel:
             attn_scale=scale,
             value_norms=vnorm,
             router=router,
+            layer_masks=layer_masks,
         )
+
+    def replaced_prob(self, trace: Trace) -> np.ndarray:
+        """ELECTRA's discriminator (config.detector_head): [T] probability that each token was replaced,
+        sigmoid of its one logit (Clark et al. 2020)."""
+        if not self.config.detector_head:
+            raise ValueError("only a replaced-token detector (ELECTRA's discriminator) gives replaced probabilities")
+        z = np.asarray(trace.logits, dtype=np.float64)[:, 0]
+        return 1.0 / (1.0 + np.exp(-z))
 
     # ------------------------------------------------------------- generation with a KV cache
     def greedy_ids(self, src_ids: list[int]) -> list[int]:

@@ -9,7 +9,8 @@ weight would make it 1 and leave the router no gradient from the language-model 
 Load-balancing loss (Fedus et al. 2021, §2.2, eq. 4): aux = n · Σ_i f_i · P_i, with f_i the fraction of
 the token→expert assignments that go to expert i (T·k of them; for k = 1 exactly Switch's fraction of
 tokens) and P_i the mean router probability of expert i. It is 1 when both are uniform (1/n each) and
-grows when the router prefers a few experts. Mixtral trains with the same loss.
+grows when the router prefers a few experts. The Mixtral paper describes no auxiliary loss; its published
+Hugging Face config trains with this one at a coefficient of 0.02 (`router_aux_loss_coef`).
 
 The forward pass returns what it routed instead of storing it: one module is shared by every session.
 """
@@ -39,11 +40,12 @@ class Routing:
     aux: torch.Tensor
 
 
-def gate_weights(probs: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+def gate_weights(probs: torch.Tensor, k: int, renormalize: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
     """(top-k experts, their gate weights) per token: renormalised over the k for k ≥ 2 (Mixtral),
-    the raw probability for k = 1 (Switch)."""
+    the raw probability for k = 1 (Switch) unless renormalize (Mixtral's and Granite's code renormalise at
+    every k: a gate of 1 at k = 1)."""
     top_p, top_i = probs.topk(k, dim=-1)
-    if k > 1:
+    if k > 1 or renormalize:
         top_p = top_p / top_p.sum(-1, keepdim=True)
     return top_i, top_p
 
@@ -68,14 +70,14 @@ class MoEFeedForward(nn.Module):
     def __init__(self, cfg: ModelConfig, expert: Callable[[ModelConfig], nn.Module]):
         """expert(cfg) builds one expert: blocks.FeedForward (passed in, as blocks imports this module)."""
         super().__init__()
-        self.k = cfg.experts_top_k
+        self.k, self.renormalize = cfg.experts_top_k, cfg.moe_renormalize
         self.router = nn.Linear(cfg.d_model, cfg.n_experts, bias=False)
         self.experts = nn.ModuleList(expert(cfg) for _ in range(cfg.n_experts))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, Routing]:
         """x: (B, T, d) -> (Σ over the chosen experts of gate · expert(x), the Routing)."""
         probs = F.softmax(self.router(x), dim=-1)  # (B, T, n)
-        chosen, gates = gate_weights(probs, self.k)  # (B, T, k) each
+        chosen, gates = gate_weights(probs, self.k, self.renormalize)  # (B, T, k) each
         flat, out = x.reshape(-1, x.shape[-1]), torch.zeros_like(x).reshape(-1, x.shape[-1])
         c, g = chosen.reshape(-1, self.k), gates.reshape(-1, self.k)
         for e, expert in enumerate(self.experts):
@@ -85,10 +87,10 @@ class MoEFeedForward(nn.Module):
         return out.reshape(x.shape), Routing(probs, chosen, gates, balance_loss(probs, chosen))
 
 
-def route(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def route(probs: np.ndarray, k: int, renormalize: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Router probabilities [..., n] as a Trace holds them -> (chosen experts, gate weights), each [..., k],
     by the same rule as the forward pass."""
-    chosen, gates = gate_weights(readonly.tensor(np.asarray(probs, dtype=np.float32)), k)
+    chosen, gates = gate_weights(readonly.tensor(np.asarray(probs, dtype=np.float32)), k, renormalize)
     return chosen.numpy(), gates.numpy()
 
 

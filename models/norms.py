@@ -54,8 +54,9 @@ def normalise(x: torch.Tensor, kind: str) -> torch.Tensor:
 
 @torch.no_grad()
 def padded_batch(model: LiveModel, texts: list[str], extra_pad: int = 0) -> tuple[torch.Tensor, list[int], list]:
-    """The first layer's input (token embedding + positional encoding, model.net.embed) of texts in the model's
-    template, padded with [PAD] to the longest (+ extra_pad): ((B, T, d), real lengths, ids)."""
+    """The first layer's input (model.net.embed: the token embedding, plus an additive positional encoding if the
+    model has one; the shipped decoder's RoPE adds none) of texts in the model's template, padded with [PAD] to
+    the longest (+ extra_pad): ((B, T, d), real lengths, ids)."""
     ids = [model.source_ids(t)[0] for t in texts]
     n = max(map(len, ids)) + extra_pad
     rows = torch.tensor([row + [PAD] * (n - len(row)) for row in ids])
@@ -131,9 +132,9 @@ def depth_config(norm_position: str, seed: int, **overrides) -> ModelConfig:
 
 
 def xavier_(net: nn.Module, seed: int) -> None:
-    """Every Linear weight of the blocks Xavier-uniform (Glorot & Bengio 2010), as the original Transformer
-    and Xiong et al. 2020 initialise. Our toy models' GPT-2 init (outputs ×1/sqrt(2L)) keeps every block
-    close to the identity at the start, which hides the difference the experiment is about."""
+    """Every Linear weight of the blocks Xavier-uniform (Glorot & Bengio 2010), the initialisation Xiong et al.
+    2020 assume (Vaswani et al. 2017 do not state theirs). Our toy models' GPT-2 init (outputs ×1/sqrt(2L))
+    keeps every block close to the identity at the start, which hides the difference the experiment is about."""
     g = torch.Generator().manual_seed(seed)
     for m in net.modules():
         if isinstance(m, nn.Linear) and m is not getattr(net, "head", None):

@@ -6,6 +6,8 @@ cannot tell "dog bites man" from "man bites dog".
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 
@@ -136,3 +138,28 @@ def apply_rope(
     out[..., 0:r:2] = even * cos - odd * sin
     out[..., 1:r:2] = even * sin + odd * cos
     return out
+
+
+def relative_bucket(
+    relative_position: torch.Tensor, bidirectional: bool, num_buckets: int = 32, max_distance: int = 128
+) -> torch.Tensor:
+    """T5's bucket of each (key position - query position) (Raffel et al. 2020, §2.1; Mesh TensorFlow's code, as
+    transformers' `T5Attention._relative_position_bucket`): int64 of the same shape, in 0..num_buckets-1.
+
+    bidirectional (encoder): half the buckets for keys after the query, half for those before (and at) it; a
+    decoder buckets only the past (a future key gets bucket 0, and the causal mask hides it anyway). Of each
+    side's buckets, the first half are exact offsets 0, 1, 2, ...; the rest are log-spaced up to max_distance,
+    and every offset at or beyond it shares the last bucket."""
+    buckets = torch.zeros_like(relative_position, dtype=torch.long)
+    if bidirectional:
+        num_buckets //= 2
+        buckets = buckets + (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
+    else:
+        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2
+    is_small = relative_position < max_exact
+    log_ratio = torch.log(relative_position.float() / max_exact) / math.log(max_distance / max_exact)
+    large = max_exact + (log_ratio * (num_buckets - max_exact)).to(torch.long)
+    large = torch.min(large, torch.full_like(large, num_buckets - 1))
+    return buckets + torch.where(is_small, relative_position, large)

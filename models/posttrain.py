@@ -7,7 +7,7 @@ one of the story's two names. Pretraining never saw the "Q: … A:" format, so t
 cannot answer before SFT; the answer is determined by the prompt, so a held-out prompt (a story with
 a name pair and thing never trained on) measures whether the rule, not the examples, was learned.
 
-SFT: cross-entropy on the answer tokens only (the prompt's tokens carry no loss, as in InstructGPT).
+SFT: cross-entropy on the answer tokens only (the prompt's tokens carry no loss).
 DPO: loss = −log σ(β[(log π(y_w|x) − log π_ref(y_w|x)) − (log π(y_l|x) − log π_ref(y_l|x))]), the
 reference π_ref the frozen SFT model, β = 0.1, log-probabilities summed over the response tokens.
 """

@@ -71,9 +71,9 @@ def head_qk(model: LiveModel, x: np.ndarray, kind: str, layer: int, head: int) -
     h = readonly.tensor(np.asarray(x), dtype)
     h = block.norm_self(h) if block.pre else h
     dh, group = attn.d_head, attn.n_heads // attn.n_kv_heads
-    q = attn.q(h)[..., head * dh : (head + 1) * dh]
+    q = attn.project_q(h)[..., head * dh : (head + 1) * dh]  # OLMo 2's norm over the whole projection comes first
     kv = head // group
-    k = attn.k(h)[..., kv * dh : (kv + 1) * dh]
+    k = attn.project_k(h)[..., kv * dh : (kv + 1) * dh]
     q, k = attn.prepare_qk(q, k, torch.arange(h.shape[-2]))  # Qwen3's per-head q/k norm, then RoPE, as the model
     return q.to(torch.float64).numpy(), k.to(torch.float64).numpy()
 

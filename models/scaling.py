@@ -106,7 +106,7 @@ def loss_grid(n_values, d_values) -> np.ndarray:
 
 def approach3_exponents() -> tuple[float, float]:
     """a = β / (α + β), b = α / (α + β) from the rounded published α, β (Hoffmann et al. 2022, eq. 4):
-    0.452 / 0.548, where Table 2 prints 0.46 / 0.54 from the unrounded fit."""
+    0.452 / 0.548, where Table 2 prints 0.46 / 0.54 (why is not known: its own interval for a excludes 0.46)."""
     total = CHINCHILLA_ALPHA + CHINCHILLA_BETA
     return CHINCHILLA_BETA / total, CHINCHILLA_ALPHA / total
 

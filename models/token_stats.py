@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokenizers import Tokenizer
@@ -67,6 +67,17 @@ def count(tokenizer, text: str) -> Counts:
     return Counts(len(ids), word_count(text), char_count(text), ids.count(unk) if unk is not None else 0)
 
 
+def non_word_tokens(tokenizer, text: str) -> dict[str, int]:
+    """The tokens of text that hold no letter or digit (" .", the line break, ...), counted by the text each
+    decodes to: where a text's tokens outnumber its words once every word is a single token."""
+    out: dict[str, int] = {}
+    for i in tokenizer.encode(text):
+        piece = tokenizer.decode([i])
+        if not any(c.isalnum() for c in piece):
+            out[piece] = out.get(piece, 0) + 1
+    return out
+
+
 def held_out(n: int = 300, seed: int = HELD_OUT_SEED) -> tuple[list[str], list[str]]:
     """English and Chinese sentences of the toy language that the tokenizer corpus does not contain."""
     seen = set(data.tokenizer_corpus())
@@ -84,6 +95,7 @@ class SweepRow:
     en: Counts  # on the held-out English sentences
     zh: Counts  # on the held-out Chinese sentences
     seconds: float  # training time of this size
+    en_non_word: dict[str, int] = field(default_factory=dict)  # non_word_tokens of the held-out English text
 
 
 def sweep(sizes=SIZES, seed: int = 0, texts: tuple[list[str], list[str]] | None = None) -> list[SweepRow]:
@@ -97,7 +109,8 @@ def sweep(sizes=SIZES, seed: int = 0, texts: tuple[list[str], list[str]] | None 
         tok = build_tokenizer(corpus, size)
         seconds = time.perf_counter() - t0
         reached = tok.vocab_size
-        rows.append(SweepRow(size, reached, reached - BYTE_MIN, count(tok, en_text), count(tok, zh_text), seconds))
+        en_counts, zh_counts, extra = count(tok, en_text), count(tok, zh_text), non_word_tokens(tok, en_text)
+        rows.append(SweepRow(size, reached, reached - BYTE_MIN, en_counts, zh_counts, seconds, extra))
     return rows
 
 

@@ -14,8 +14,9 @@ from torch import nn
 from .attention import MultiHeadAttention
 from .blocks import Block, make_norm
 from .config import ModelConfig
+from .encoder_parts import layer_stack, output_head
 from .moe import aux_loss
-from .positional import rope_inv_freq, sinusoidal_table
+from .positional import relative_bucket, rope_inv_freq, sinusoidal_table
 
 # Initial weight spread (GPT-2 / nanoGPT), token embeddings included; output projections are
 # further scaled by 1/sqrt(2·n_layers) so the residual stream does not grow with depth (Radford
@@ -25,6 +26,18 @@ INIT_STD = 0.02
 LEARNED_PE_INIT_STD = 0.1
 
 
+class SoftCap(nn.Module):
+    """cap·tanh(head(h) / cap): Gemma 2's final-logit soft-capping around an output head (its out_features kept)."""
+
+    def __init__(self, head: nn.Module, cap: float):
+        super().__init__()
+        self.head, self.cap = head, cap
+        self.out_features = getattr(head, "out_features", 0)
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        return torch.tanh(self.head(h) / self.cap) * self.cap
+
+
 class Transformer(nn.Module):
     def __init__(self, cfg: ModelConfig, init: bool = True):
         """init=False skips the random initialisation: for a skeleton on the meta device (the module
@@ -32,31 +45,34 @@ class Transformer(nn.Module):
         super().__init__()
         self.cfg = cfg
         d = cfg.d_model
-        self.tok_emb = nn.Embedding(cfg.vocab_size, d)
-        self.pos_emb = nn.Embedding(cfg.max_len + cfg.position_offset, d) if cfg.positional == "learned" else None
+        e = cfg.embedding_size or d  # ALBERT, ELECTRA: embeddings E wide, projected to d (emb_proj)
+        self.tok_emb = nn.Embedding(cfg.vocab_size, e)
+        self.pos_emb = nn.Embedding(cfg.max_len + cfg.position_offset, e) if cfg.positional == "learned" else None
         if cfg.positional == "sinusoidal":  # fixed, not a parameter: not saved, rebuilt from the formula
             pe = torch.tensor(sinusoidal_table(cfg.max_len, d, layout=cfg.pe_layout), dtype=torch.float32)
             self.register_buffer("pe", pe, persistent=False)
         else:
             self.pe = None
-        self.type_emb = nn.Embedding(cfg.type_vocab_size, d) if cfg.type_vocab_size else None
-        self.emb_norm = make_norm(cfg) if cfg.embed_norm else None
+        self.type_emb = nn.Embedding(cfg.type_vocab_size, e) if cfg.type_vocab_size else None
+        self.emb_norm = make_norm(cfg, e) if cfg.embed_norm else None
+        self.emb_proj = nn.Linear(e, d) if cfg.embedding_size is not None else None
         has_enc = cfg.arch in ("encoder", "encoder-decoder")
         has_dec = cfg.arch in ("decoder", "encoder-decoder")
         cross = cfg.arch == "encoder-decoder"
-        self.encoder = nn.ModuleList(Block(cfg, cross=False) for _ in range(cfg.n_layers)) if has_enc else None
-        self.decoder = nn.ModuleList(Block(cfg, cross=cross) for _ in range(cfg.n_layers)) if has_dec else None
-        # Pre-norm leaves the residual stream un-normalised, so a final norm precedes the head.
-        pre = cfg.norm_position == "pre"
+        # ALBERT's shared_layers: one Block, n_layers times (encoder_parts.layer_stack)
+        self.encoder = layer_stack(cfg, lambda i: Block(cfg, False, i)) if has_enc else None
+        self.decoder = layer_stack(cfg, lambda i: Block(cfg, cross, i)) if has_dec else None
+        # Pre-norm leaves the residual stream un-normalised, so a final norm precedes the head (OLMo 2's post_sub too).
+        pre = cfg.norm_position in ("pre", "post_sub", "sandwich")  # Gemma's sandwich too
         self.enc_norm = (make_norm(cfg) if pre else nn.Identity()) if has_enc else None
         self.dec_norm = (make_norm(cfg) if pre else nn.Identity()) if has_dec else None
-        # BERT/RoBERTa's MLM head first transforms the hidden state: dense -> GELU -> LayerNorm (Devlin et al.)
-        self.mlm = (
-            nn.Sequential(nn.Linear(d, d), nn.GELU(), nn.LayerNorm(d, eps=cfg.norm_eps or 1e-5))
-            if cfg.mlm_head
-            else None
-        )
-        self.head = nn.Linear(d, cfg.vocab_size, bias=cfg.head_bias)
+        # T5 (positional="relative"): one learned [buckets, heads] table per stack, shared by all its layers
+        rel = cfg.positional == "relative"
+        self.enc_rel_bias = nn.Embedding(cfg.rel_buckets, cfg.n_heads) if rel and has_enc else None
+        self.dec_rel_bias = nn.Embedding(cfg.rel_buckets, cfg.n_heads) if rel and has_dec else None
+        # BERT/RoBERTa's MLM head first transforms the hidden state: dense -> GELU -> LayerNorm (Devlin et al.);
+        # ELECTRA's discriminator: dense -> activation -> one logit per token (encoder_parts.output_head)
+        self.mlm, self.head = output_head(cfg)
         if init:
             self._init(cfg)
         if cfg.tie_embeddings:
@@ -71,7 +87,7 @@ class Transformer(nn.Module):
             self.pe = torch.tensor(table, dtype=torch.float32)
         for m in self.modules():
             if isinstance(m, MultiHeadAttention) and m.rope:
-                m.inv_freq = rope_inv_freq(cfg.rope_dims, cfg.rope_base, cfg.rope_llama3)
+                m.inv_freq = rope_inv_freq(cfg.rope_dims, m.rope_base, cfg.rope_llama3)  # Gemma 3: θ per layer
 
     def _init(self, cfg: ModelConfig) -> None:
         g = torch.Generator().manual_seed(cfg.seed)
@@ -104,11 +120,38 @@ class Transformer(nn.Module):
             x = x + self.type_emb.weight[0]
         if self.emb_norm is not None:
             x = self.emb_norm(x)
+        if self.emb_proj is not None:
+            x = self.emb_proj(x)  # (B, T, E) -> (B, T, d)
         return x
 
     def logits(self, h: torch.Tensor) -> torch.Tensor:
         """Final hidden states (already through the final norm) -> logits over the vocabulary."""
-        return self.head(h if self.mlm is None else self.mlm(h))
+        h = self.head_input(h)
+        out = self.head(h if self.mlm is None else self.mlm(h))
+        cap = self.cfg.final_softcap  # Gemma 2: logits soft-capped to ±cap
+        return out if cap is None else torch.tanh(out / cap) * cap
+
+    def capped(self, head: nn.Module) -> nn.Module:
+        """The output head as logits() applies it: wrapped in Gemma 2's final soft-capping when the config has one
+        (LazyLogits computes its rows with this)."""
+        return head if self.cfg.final_softcap is None else SoftCap(head, self.cfg.final_softcap)
+
+    def head_input(self, h: torch.Tensor) -> torch.Tensor:
+        """What the head reads: T5 (head_rescale) scales the final hidden state by d_model^-0.5 before its tied head."""
+        return h * self.cfg.d_model**-0.5 if self.cfg.head_rescale else h
+
+    def position_bias(self, blocks, n_queries: int, start: int = 0) -> torch.Tensor | None:
+        """T5's relative position bias of a stack (None without one): (H, Tq, Tk) for the queries at positions
+        start.. over the keys 0..start+n_queries-1 (with a KV cache the earlier keys are cached). The encoder's
+        buckets look both ways, the decoder's only at the past (models/positional.relative_bucket)."""
+        encoder = blocks is self.encoder
+        table = self.enc_rel_bias if encoder else self.dec_rel_bias
+        if table is None:
+            return None
+        query = torch.arange(start, start + n_queries)[:, None]  # (Tq, 1) absolute positions
+        key = torch.arange(start + n_queries)[None, :]  # (1, Tk)
+        buckets = relative_bucket(key - query, encoder, self.cfg.rel_buckets, self.cfg.rel_max_distance)
+        return table(buckets).permute(2, 0, 1)  # (H, Tq, Tk)
 
     def run_stack(self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0, ablate=None):
         """Embed ids (at positions start..) and run them through blocks. ablate = {layer: {head: "zero" |
@@ -118,10 +161,12 @@ class Transformer(nn.Module):
         """
         positions = torch.arange(start, start + ids.shape[1])  # (T,)
         x = self.embed(ids, positions)
+        bias = self.position_bias(blocks, ids.shape[1], start)  # T5: one table per stack, every layer adds it
         stream, records = [x], []
         for i, block in enumerate(blocks):
             knock = None if ablate is None else ablate.get(i)
-            x, rec = block(x, mask, scale, positions, memory, cross_mask, None if past is None else past[i], knock)
+            cache = None if past is None else past[i]
+            x, rec = block(x, mask, scale, positions, memory, cross_mask, cache, knock, bias=bias)
             stream.append(x)
             records.append(rec)
         return x, records, stream

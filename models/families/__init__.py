@@ -20,10 +20,18 @@ from __future__ import annotations
 
 from .bert import bert_config, bert_rename
 from .common import ACTIVATIONS, MAX_TOKENS, UnsupportedModel, _act, half_to_interleaved, rope_settings
+from .encoders import albert_config, albert_rename, distilbert_config, distilbert_rename, electra_config, electra_rename
+from .gemma import gemma_config, gemma_rename
+from .gpt1 import gpt1_config, gpt1_rename
 from .gpt2 import gpt2_config, gpt2_rename
 from .llama import llama_config, llama_rename
 from .marian import marian_config, marian_rename
+from .mixtral import mixtral_config, mixtral_rename
 from .neox import neox_config, neox_rename
+from .olmo2 import olmo2_config, olmo2_rename
+from .phi import phi_config, phi_rename
+from .smollm3 import smollm3_config
+from .t5 import UNTIE_WHEN_STORED, t5_config, t5_rename
 
 __all__ = [
     "ACTIVATIONS", "FAMILIES", "MAX_TOKENS", "UnsupportedModel", "_act", "bert_config", "bert_rename", "family_of",
@@ -38,11 +46,27 @@ FAMILIES = {
     "qwen2": ("Qwen2", llama_config, llama_rename),
     "mistral": ("Mistral", llama_config, llama_rename),
     "qwen3": ("Qwen3", llama_config, llama_rename),
+    "mixtral": ("Mixtral", mixtral_config, mixtral_rename),
     "gpt_neox": ("GPT-NeoX (Pythia)", neox_config, neox_rename),
     "bert": ("BERT", bert_config, bert_rename),
     "roberta": ("RoBERTa", bert_config, bert_rename),
+    "albert": ("ALBERT", albert_config, albert_rename),
+    "distilbert": ("DistilBERT", distilbert_config, distilbert_rename),
+    "electra": ("ELECTRA", electra_config, electra_rename),
     "marian": ("Marian", marian_config, marian_rename),
 }
+FAMILIES["t5"] = ("T5", t5_config, t5_rename)  # t5-small, Flan-T5 (relative position bias)
+__all__ += ["UNTIE_WHEN_STORED", "t5_config", "t5_rename"]
+# Decoders: GPT-1 (post-norm), Phi (one norm per parallel block), SmolLM3 (NoPE layers), OLMo 2 (x + norm(f(x)))
+FAMILIES["openai-gpt"] = ("GPT-1", gpt1_config, gpt1_rename)
+FAMILIES["phi"] = ("Phi", phi_config, phi_rename)
+FAMILIES["smollm3"] = ("SmolLM3", smollm3_config, llama_rename)
+FAMILIES["olmo2"] = ("OLMo 2", olmo2_config, olmo2_rename)
+__all__ += ["gpt1_config", "gpt1_rename", "olmo2_config", "olmo2_rename", "phi_config", "phi_rename", "smollm3_config"]
+# Gemma 2 / Gemma 3 text: sandwich norms, GeGLU, sliding and full layers, soft-capping (2), two RoPE bases (3)
+FAMILIES["gemma2"] = ("Gemma 2", gemma_config, gemma_rename)
+FAMILIES["gemma3_text"] = ("Gemma 3", gemma_config, gemma_rename)
+__all__ += ["gemma_config", "gemma_rename"]
 
 
 def family_of(c: dict) -> str:

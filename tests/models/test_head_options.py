@@ -25,7 +25,8 @@ def test_defaults_leave_the_dict_as_it_was():
     before = {f.name for f in dataclasses.fields(ModelConfig)} - set(MOE_FIELDS) - set(QUIET_DEFAULTS)
     assert set(ModelConfig().to_dict()) == before
     cfg = ModelConfig(**ALL)
-    assert {k: cfg.to_dict()[k] for k in QUIET_DEFAULTS} == {k: ALL[k] for k in QUIET_DEFAULTS}
+    shown = [k for k in QUIET_DEFAULTS if k in ALL]  # later families' quiet fields are tested in their own files
+    assert {k: cfg.to_dict()[k] for k in shown} == {k: ALL[k] for k in shown}
     assert ModelConfig.from_dict(cfg.to_dict()) == cfg
     assert ModelConfig(d_model=64, n_heads=4).d_head == 16 and ModelConfig(head_dim=24).d_head == 24
 

@@ -45,7 +45,7 @@ def test_published_numbers(name):
     params, tokens, context, vocab, attention = PUBLISHED[name]
     assert (r.model.published, r.tokens, r.config.max_len, r.config.vocab_size) == (params, tokens, context, vocab)
     assert catalog.attention_kind(r.config) == attention
-    if name != "InstructGPT 6B":  # the paper rounds GPT-3 6.7B to "6B"
+    if name != "InstructGPT 6B":  # counted with GPT-3 6.7B's shape (the page's assumption)
         # the architecture reproduces the published size (Llama 2 prints "7B" for 6.74B: 3.7%)
         assert abs(catalog.relative_error(r.model)) < 0.04
     assert r.source and r.date
@@ -64,7 +64,7 @@ def test_gpt3_family_and_its_count_formula():
     # 175B, counted by hand: per layer 12·d² weights + 13·d biases and gains; token and position tables; final norm
     d, layers = 12288, 96
     assert catalog.total(catalog.GPT3["175B"]) == layers * (12 * d * d + 13 * d) + 50257 * d + 2048 * d + 2 * d
-    # InstructGPT is GPT-3 fine-tuned: the same architectures (its "6B" is GPT-3 6.7B)
+    # InstructGPT is GPT-3 fine-tuned: the same architectures (its "6B" counted as GPT-3 6.7B, an assumption)
     for size, base in (("1.3B", "1.3B"), ("6B", "6.7B"), ("175B", "175B")):
         r = catalog.TIMELINE_BY_NAME[f"InstructGPT {size}"]
         assert r.config == catalog.GPT3[base].config and r.based_on == f"GPT-3 {base}"

@@ -44,6 +44,18 @@ def test_sweep_table_and_ratio_tables_are_direct_counts():
     assert list(sweep.iloc[:, 1]) == [r.reached for r in rows]
     assert all(r <= q for r, q in zip(sweep.iloc[:, 1], sweep.iloc[:, 0], strict=True))
     assert [float(v) for v in sweep.iloc[:, 3]] == pytest.approx([r.en.tokens / r.en.words for r in rows], abs=5e-4)
+    # Past the flat point every held-out word is one token: the excess over one a word is the " ." tokens and
+    # the line breaks that join the held-out sentences, both counted live and named (issue 31, row 1).
+    last = rows[-1]
+    dots, breaks = last.en_non_word[" ."], last.en_non_word["\n"]
+    assert set(last.en_non_word) == {" .", "\n"} and last.en.tokens - last.en.words == dots + breaks
+    assert breaks == len(token_stats.held_out()[0]) - 1
+    excess = last.en.tokens / last.en.words - 1
+    assert f"{excess:.2f}" == "0.27" and (dots, breaks) == (366, 260)
+    assert (
+        f"the excess, **{excess:.2f}** per word, is ({dots:,} “ .” tokens + {breaks:,} line-break tokens) / "
+        f"{last.en.words:,} words" in markdown_text(at)
+    )
     tok = shipped_tokenizer()
     c = token_stats.count(tok, PROMPT)
     assert float(chars.iloc[0, 5]) == pytest.approx(len(tok.encode(PROMPT)) / len(PROMPT), abs=5e-4)

@@ -14,8 +14,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "block.norms_explain": {
         "en": "Your prompt goes into a batch with {n} other sentences of other lengths, each padded with `[PAD]` "
-        "to the longest. The vectors are the toy decoder's first-layer input (token embedding × √d_model + "
-        "sinusoidal position), d_model = {d}. Then three norms, each with gain 1 and bias 0:\n"
+        "to the longest. The vectors are the toy decoder's first-layer input: the token embedding × √d_model "
+        "and nothing else, d_model = {d}. The shipped decoder uses RoPE, which adds no position to the input: "
+        "it rotates the queries and keys inside each attention layer. Then three norms, each with gain 1 and "
+        "bias 0:\n"
         "- **BatchNorm** (Ioffe & Szegedy 2015; `nn.BatchNorm1d` in training mode): for each of the {d} "
         "features, the mean and variance over **every sentence and every position of the batch, `[PAD]` "
         "included**.\n"
@@ -24,7 +26,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "- **RMSNorm** (Zhang & Sennrich 2019; Llama): each token divided by the root mean square of its "
         "features, **without subtracting the mean**.",
         "zh": "你的输入与另外 {n} 个长度不同的句子组成一个批次，每句都用 `[PAD]` 填充到最长句的长度。"
-        "向量是玩具解码器第一层的输入（词嵌入 × √d_model + 正弦位置编码），d_model = {d}。然后用三种归一化，"
+        "向量是玩具解码器第一层的输入：仅为词嵌入 × √d_model，d_model = {d}。自带的解码器使用 RoPE，它不在输入上加任何位置信息，"
+        "而是在每个注意力层内部旋转查询和键。然后用三种归一化，"
         "增益均为 1、偏置均为 0：\n"
         "- **BatchNorm**（Ioffe & Szegedy 2015；训练模式下的 `nn.BatchNorm1d`）：对 {d} 个特征中的每一个，"
         "在**整个批次的所有句子、所有位置上**（包括 `[PAD]`）求均值和方差。\n"
@@ -91,14 +94,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**Post-norm** (Vaswani et al. 2017, BERT) normalises after the residual sum: x ← Norm(x + f(x)). "
         "**Pre-norm** (GPT-2, Llama) normalises the sublayer's input and leaves the residual path alone: "
         "x ← x + f(Norm(x)). The experiment: two decoders of **{L} layers** (d_model = {d}, {h} heads, ReLU "
-        "FFN of {ff}), identical except for where the norm sits, Xavier-initialised as in the original "
-        "Transformer; one batch of {b} × {t} seeded random tokens, the next-token loss, one backward pass, "
+        "FFN of {ff}), identical except for where the norm sits, Xavier-initialised as Xiong et al. 2020 assume "
+        "in their analysis (Vaswani et al. 2017 do not state their initialisation); one batch of {b} × {t} "
+        "seeded random tokens, the next-token loss, one backward pass, "
         "and the norm of the gradient of each layer's FFN output matrix W2. Mean of seeds {seeds}; the band is "
         "their minimum and maximum.",
         "zh": "**Post-norm**（Vaswani 等 2017，BERT）在残差相加之后归一化：x ← Norm(x + f(x))。"
         "**Pre-norm**（GPT-2、Llama）对子层的输入归一化，残差通路保持不变：x ← x + f(Norm(x))。实验：两个 "
         "**{L} 层**的解码器（d_model = {d}，{h} 个头，ReLU 前馈网络宽 {ff}），只有归一化层的位置不同，"
-        "与原始 Transformer 一样用 Xavier 初始化；一个由 {b} × {t} 个固定种子随机词元组成的批次，下一个词元的损失，"
+        "用 Xavier 初始化（这是 Xiong 等 2020 在分析中所作的假设；Vaswani 等 2017 没有说明他们的初始化方式）；一个由 {b} × {t} 个固定种子随机词元组成的批次，下一个词元的损失，"
         "一次反向传播，然后计算每层前馈网络输出矩阵 W2 的梯度范数。取种子 {seeds} 的平均；阴影带为它们的最小值到最大值。",
     },
     "block.computing": {
@@ -125,17 +129,23 @@ STRINGS: dict[str, dict[str, str]] = {
     "block.depth_readout": {
         "en": "From the first layer to the last, pre-norm's gradient falls to **{pre}** of its value while "
         "post-norm's stays at **{post}**: the last layer of the post-norm stack gets **{last}×** the gradient of "
-        "the pre-norm one (√{L} = {sqrt}), the first only {first}×. That is Xiong et al. 2020 (*On Layer "
-        "Normalization in the Transformer Architecture*, Theorem 1): at initialisation the gradient of the last "
-        "layer is O(d·√(ln d)) with post-norm and O(d·√(ln d / L)) with pre-norm. In pre-norm the residual "
-        "stream grows with depth, so each later block's contribution, and its gradient, shrinks by about "
-        "1/√L; post-norm renormalises the sum after every block, so nothing shrinks.",
+        "the pre-norm one (√{L} = {sqrt}), the first only {first}×. Only that last-layer ratio is Xiong et al. "
+        "2020's theorem (*On Layer Normalization in the Transformer Architecture*, Theorem 1): at initialisation "
+        "the gradient of the last layer is O(d·√(ln d)) with post-norm and O(d·√(ln d / L)) with pre-norm, a "
+        "ratio of √L. The profile across layers is this toy's own: here pre-norm's gradient falls with depth "
+        "and post-norm's stays flat, while the paper's measurement (its Figure 3) shows post-norm's gradient "
+        "growing toward the output and pre-norm's staying flat. Both agree at the last layer, where post-norm's "
+        "is about √L times pre-norm's. In the toy's pre-norm stack the residual stream grows with depth, so each "
+        "later block's contribution, and its gradient, shrinks by about 1/√L; post-norm renormalises the sum "
+        "after every block, so nothing shrinks.",
         "zh": "从第一层到最后一层，pre-norm 的梯度降到原来的 **{pre}**，而 post-norm 的保持在 **{post}**："
         "post-norm 堆叠的最后一层得到的梯度是 pre-norm 的 **{last} 倍**（√{L} = {sqrt}），第一层只有 {first} 倍。"
-        "这正是 Xiong 等 2020（*On Layer Normalization in the Transformer Architecture*，定理 1）："
-        "初始化时最后一层的梯度在 post-norm 中是 O(d·√(ln d))，在 pre-norm 中是 O(d·√(ln d / L))。"
-        "在 pre-norm 中残差流随深度增大，每个较深模块的贡献及其梯度约缩小为 1/√L；post-norm 在每个模块后都对和重新归一化，"
-        "因此没有缩小。",
+        "只有最后一层的这个比值是 Xiong 等 2020（*On Layer Normalization in the Transformer Architecture*，定理 1）的结论："
+        "初始化时最后一层的梯度在 post-norm 中是 O(d·√(ln d))，在 pre-norm 中是 O(d·√(ln d / L))，两者之比为 √L。"
+        "各层之间的变化形状是这个玩具实验自己的：这里 pre-norm 的梯度随深度下降，post-norm 的保持平坦；而论文的测量（图 3）"
+        "显示 post-norm 的梯度越靠近输出越大，pre-norm 的保持平坦。两者在最后一层一致：post-norm 在那里的梯度约为 pre-norm 的 √L 倍。"
+        "在玩具的 pre-norm 堆叠中，残差流随深度增大，每个较深模块的贡献及其梯度约缩小为原来的 1/√L；"
+        "post-norm 在每个模块后都对和重新归一化，因此没有缩小。",
     },
     "block.warmup": {
         "en": "**Why post-norm needs warm-up.** With the learning rate that suits the rest of the network, the "

@@ -120,4 +120,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "Xiao 等 2023 称之为注意力汇聚点）。每个标签页中第一张表是权重份额，第二张是 α_ij‖f(x_j)‖ ÷ Σ_j α_ij‖f(x_j)‖ 的份额，"
         "即该头给输出增加的部分（Kobayashi 等，2020）。",
     },
+    "explorer.router_title": {"en": "Mixture of experts: the router", "zh": "混合专家：路由器"},
+    "explorer.router_intro": {
+        "en": "Every block's feed-forward network is {n} experts and a router: each token goes to the {k} experts "
+        "the router scores highest, and their outputs are summed with the gate weights. So {total} parameters are "
+        "stored, but about {active} ({share}) run for each token.",
+        "zh": "每个块的前馈网络由 {n} 个专家和一个路由器组成：每个词元被送到路由器打分最高的 {k} 个专家，"
+        "它们的输出按门控权重相加。因此模型存有 {total} 个参数，但每个词元只用到约 {active} 个（{share}）。",
+    },
+    "explorer.router_choice_fig": {
+        "en": "The experts each token goes to, in every layer (colour: gate weight)",
+        "zh": "每一层中每个词元被送往的专家（颜色：门控权重）",
+    },
+    "explorer.router_probs_fig": {"en": "Layer {layer}: router probabilities", "zh": "第 {layer} 层：路由概率"},
+    "explorer.router_load_fig": {"en": "Layer {layer}: load per expert", "zh": "第 {layer} 层：各专家的负载"},
+    "explorer.router_caption": {
+        "en": "Router probabilities are the softmax of the router's logits over all experts; the gates renormalise "
+        "the top {k} to sum to 1, as Mixtral's code does (Jiang et al. 2024, §2.1). Load-balancing loss on this "
+        "prompt in layer {layer}: {aux} (1 is a perfectly even load; Fedus et al. 2021, eq. 4).",
+        "zh": "路由概率是路由器 logits 在全部专家上的 softmax；门控权重把前 {k} 个概率重新归一化为和为 1，"
+        "与 Mixtral 的代码一致（Jiang et al. 2024，§2.1）。本输入在第 {layer} 层的负载均衡损失：{aux}"
+        "（1 表示完全均衡；Fedus et al. 2021，式 4）。",
+    },
 }

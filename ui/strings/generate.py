@@ -101,7 +101,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "bidirectional encoder would have to recompute everything.",
         "zh": "这一步在 {layers} 层 × {heads} 个头中读取 {L} 个位置。\n"
         "- **本步**的 q·k 点积：有缓存 {step_with} 次，无缓存（重算所有查询）{step_without} 次。\n"
-        "- **累计**：{total_with} 对 {total_without}，少 {ratio} 倍。\n"
+        "- **累计**：{total_with} 对 {total_without}，只有后者的 1/{ratio}。\n"
         "- 缓存为每个位置保存 K 和 V：2 × {layers} 层 × {kv_heads} 个 KV 头 × {d} 维 × {L} 个位置 = {floats} 个数。\n\n"
         "第 1 步一次算完整个输入（预填充），之后每一步只新增一列红色。这得益于因果注意力：后来的词元到来时，"
         "过去位置的键和值永远不变。双向编码器则必须全部重算。",

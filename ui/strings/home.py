@@ -3,15 +3,27 @@
 STRINGS: dict[str, dict[str, str]] = {
     "home.title": {"en": "Attention Lab", "zh": "注意力实验室"},
     "home.intro": {
-        "en": "Attention Lab runs small Transformers live in your browser session: type a prompt and "
-        "see, layer by layer and head by head, where each token looks. The three model families — "
-        "encoder-only, decoder-only and encoder-decoder — were trained by this project on a small "
-        "bilingual toy language it generates, so the patterns you see were learned, not drawn. "
-        "Beside them, MiniLM-L6 is a real pretrained English encoder (all-MiniLM-L6-v2). "
-        "Every number on screen is computed from the model as you type.",
-        "zh": "注意力实验室在你的浏览器会话中实时运行小型 Transformer：输入一段文本，逐层、逐头查看每个词元关注哪里。"
-        "三类模型——仅编码器、仅解码器、编码器-解码器——由本项目在其自行生成的小型双语玩具语言上训练，"
-        "所以你看到的模式是学出来的，不是画出来的。屏幕上的每个数字都在你输入时由模型实时计算。旁边还有 MiniLM-L6：一个真实的预训练英文编码器（all-MiniLM-L6-v2）。",
+        "en": "Attention Lab runs Transformers on its server and shows what happens inside them: type a prompt "
+        "and see, layer by layer and head by head, where each token looks. Three small models — encoder-only, "
+        "decoder-only and encoder-decoder — were trained by this project on a small bilingual toy language it "
+        "generates, so the patterns you see were learned, not drawn. Beside them, MiniLM-L6 is a real "
+        "pretrained English encoder (all-MiniLM-L6-v2), and published models can be added (below). Every number "
+        "on screen is computed from the model as you type.",
+        "zh": "注意力实验室在服务器上运行 Transformer，并展示其内部发生了什么：输入一段文本，逐层、逐头查看每个词元关注哪里。"
+        "三个小模型——仅编码器、仅解码器、编码器-解码器——由本项目在其自行生成的小型双语玩具语言上训练，"
+        "所以你看到的模式是学出来的，不是画出来的。旁边还有 MiniLM-L6：一个真实的预训练英文编码器（all-MiniLM-L6-v2）；"
+        "也可以加入已发布的模型（见下文）。屏幕上的每个数字都在你输入时由模型实时计算。",
+    },
+    "home.real_models": {
+        "en": "**Real models.** The sidebar's **{add}** downloads a published model by its Hugging Face name (for "
+        "example Qwen/Qwen3-0.6B) into the Hugging Face cache, after checking its size; on the server, "
+        "`python -m models.fetch org/name` does the same. Models already in the Hugging Face cache are listed in "
+        "the sidebar's **{model}** picker beside the toy models. In a browser on another machine (a student's), "
+        "the panel does not download: the teacher runs the command on the server instead.",
+        "zh": "**真实模型。** 侧边栏的 **{add}** 按 Hugging Face 上的名称（例如 Qwen/Qwen3-0.6B）下载已发布的模型，"
+        "先检查大小，再存入 Hugging Face 缓存；在服务器上运行 `python -m models.fetch org/name` 效果相同。"
+        "Hugging Face 缓存中已有的模型会列在侧边栏的 **{model}** 选择框里，与玩具模型并列。在其他机器（例如学生的电脑）"
+        "的浏览器里，这个面板不会下载：请教师在服务器上运行上面的命令。",
     },
     "home.explorer": {
         "en": "Attention heatmaps per layer and head, all heads at once, and BertViz-style lines.",
@@ -22,8 +34,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "因果、双向、前缀语言模型与填充掩码，及其产生的注意力。",
     },
     "home.models": {
-        "en": "Models: `python -m models.train` retrains them (about 11 minutes on two CPU cores).",
-        "zh": "模型：运行 `python -m models.train` 可重新训练（两个 CPU 核心上约 11 分钟）。",
+        "en": "The toy models: `python -m models.train` retrains them (about 11 minutes on two CPU cores).",
+        "zh": "玩具模型：运行 `python -m models.train` 可重新训练（两个 CPU 核心上约 11 分钟）。",
     },
     "home.rank": {
         "en": "Is a causal attention matrix always full rank, and do bidirectional ones "
@@ -66,13 +78,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Build two Transformers side by side from every option (pre/post-norm, LayerNorm/RMSNorm, "
         "ReLU/GELU/SwiGLU, MHA/GQA/MQA, positional encoding, attention scale), compare their attention and "
         "parameters, train either one here in about half a minute, and read its module tree.",
-        "zh": "用各种选项（预归一化/后归一化、LayerNorm/RMSNorm、ReLU/GELU/SwiGLU、MHA/GQA/MQA、位置编码、注意力缩放）"
+        "zh": "用各种选项（前置归一化/后置归一化、LayerNorm/RMSNorm、ReLU/GELU/SwiGLU、MHA/GQA/MQA、位置编码、注意力缩放）"
         "并排搭建两个 Transformer，比较它们的注意力和参数，在这里用半分钟左右训练其中任意一个，并查看它的模块树。",
     },
     "home.guides": {
-        "en": "Ready-made lessons for a class: each step opens a page in a preset state, with a paragraph to read "
-        "and a question to think about. Teachers can add their own as TOML files.",
-        "zh": "为课堂准备好的课程：每一步都会打开一个预设好状态的页面，并附上一段讲解和一个思考题。教师可以用 TOML 文件编写自己的课程。",
+        "en": "Ready-made lessons for a class: each step opens a page in a preset state, with a paragraph to read. "
+        "Most steps ask you to predict the result first, then say whether you were right and why; some set a "
+        "goal that the page checks live while you work, with hints when you are stuck. A teacher can start a "
+        "class that students join with a short code, and write new lessons as TOML files.",
+        "zh": "为课堂准备好的课程：每一步都会打开一个预设好状态的页面，并附上一段讲解。大多数步骤先请你预测结果，"
+        "再告诉你是否答对以及原因；有些步骤设定一个目标，页面在你操作时实时检查，卡住时可以查看提示。"
+        "教师可以开启课堂，学生用简短的课堂码加入；也可以用 TOML 文件编写新的课程。",
     },
     "home.scaling": {
         "en": "BERT, GPT-1/2, Llama-3.1-8B and Qwen2.5-7B counted from their published hyper-parameters; what GQA "

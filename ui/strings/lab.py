@@ -56,12 +56,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "前馈网络的隐藏层宽度（对 SwiGLU 而言，是其两条输入分支各自的宽度）。",
     },
     "lab.norm_position": {"en": "Norm position", "zh": "归一化位置"},
-    "lab.norm_position.pre": {"en": "Pre-norm: x + f(norm(x))", "zh": "预归一化：x + f(norm(x))"},
-    "lab.norm_position.post": {"en": "Post-norm: norm(x + f(x))", "zh": "后归一化：norm(x + f(x))"},
+    "lab.norm_position.pre": {"en": "Pre-norm: x + f(norm(x))", "zh": "前置归一化：x + f(norm(x))"},
+    "lab.norm_position.post": {"en": "Post-norm: norm(x + f(x))", "zh": "后置归一化：norm(x + f(x))"},
+    "lab.norm_position.sandwich": {
+        "en": "Sandwich (Gemma): x + norm(f(norm(x)))",
+        "zh": "三明治（Gemma）：x + norm(f(norm(x)))",
+    },
     "lab.norm_position_help": {
         "en": "Post-norm is the original Transformer's and BERT's; pre-norm (GPT-2, Llama) keeps a clean residual "
         "path and trains more stably without a long warm-up (Xiong et al. 2020).",
-        "zh": "后归一化是原始 Transformer 和 BERT 的做法；预归一化（GPT-2、Llama）保留一条干净的残差路径，"
+        "zh": "后置归一化是原始 Transformer 和 BERT 的做法；前置归一化（GPT-2、Llama）保留一条干净的残差路径，"
         "不需要长时间预热也能训练得更稳定（Xiong 等 2020）。",
     },
     "lab.norm": {"en": "Norm", "zh": "归一化"},

@@ -56,13 +56,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lens.caveat": {
         "en": "Read the lower rows with care. The final norm and head were trained only on the last layer's "
-        "stream, and in some models the early layers do not speak that language: GPT-2's early layers decode "
-        "poorly through its head, which is why the *tuned lens* (Belrose et al. 2023) trains a small affine map "
-        "per layer before the head. A model whose head shares its weights with the token embeddings (GPT-2, the "
-        "toy models) often shows the input token itself in the embedding row.",
-        "zh": "读下面几行时要小心。最终归一化层和输出头只在最后一层的残差流上训练过，而在有些模型里，前几层并不“说”这种语言："
-        "GPT-2 的前几层通过它的输出头解码效果很差，这正是 *tuned lens*（Belrose 等，2023）在输出头之前为每一层训练一个小"
-        "仿射变换的原因。输出头与词元嵌入共享权重的模型（GPT-2、玩具模型）常在嵌入行里显示输入词元本身。",
+        "stream. On GPT-2 the logit lens works fairly well past the early layers (nostalgebraist 2020). Belrose "
+        "et al. (2023) motivate the *tuned lens*, a small affine map per layer trained before the head, by the "
+        "logit lens's brittleness and bias, worst on other model families (GPT-Neo, BLOOM, OPT). A model whose "
+        "head shares its weights with the token embeddings (GPT-2, the toy models) often shows the input token "
+        "itself in the embedding row.",
+        "zh": "读下面几行时要小心。最终归一化层和输出头只在最后一层的残差流上训练过。在 GPT-2 上，过了最初几层之后，"
+        "logit lens 的效果相当不错（nostalgebraist 2020）。Belrose 等（2023）提出 *tuned lens*（在输出头之前为每一层训练一个"
+        "小仿射变换），理由是 logit lens 脆弱且有偏差，在其他模型家族（GPT-Neo、BLOOM、OPT）上最为严重。"
+        "输出头与词元嵌入共享权重的模型（GPT-2、玩具模型）常在嵌入行里显示输入词元本身。",
     },
     "lens.ko_title": {"en": "Knock out attention heads", "zh": "消融注意力头"},
     "lens.ko_explain": {

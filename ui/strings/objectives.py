@@ -25,11 +25,15 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------ BERT
     "objectives.mlm_title": {"en": "BERT: masked language model", "zh": "BERT：掩码语言模型"},
     "objectives.mlm_explain": {
-        "en": "BERT (Devlin et al. 2019, §3.1) picks round(0.15 · n) tokens, at least one ([CLS] and [SEP] count in "
-        "n but are never picked): here **{k} of the {n} text tokens ({share})**. Of those, 80% become [MASK], 10% a "
-        "random token and 10% stay. Colours: {legend}. Only the picked tokens carry a loss; the other 85% are context.",
-        "zh": "BERT（Devlin et al. 2019，§3.1）选出 round(0.15 · n) 个词元，至少一个（[CLS] 和 [SEP] 计入 n 但从不被选）："
-        "这里是 **{n} 个文本词元中的 {k} 个（{share}）**。其中 80% 换成 [MASK]，10% 换成随机词元，10% 保持不变。颜色：{legend}。"
+        "en": "BERT's paper (Devlin et al. 2019, §3.1) masks 15% of the WordPiece tokens. The exact rule is in "
+        "BERT's data script, `create_pretraining_data.py`: max(1, round(0.15 × the sequence's length)) tokens, "
+        "where the length counts [CLS] and [SEP] but they are never picked: here **{k} of the {n} text tokens "
+        "({share})**, [CLS] and [SEP] not among the {n}. Of the picked tokens, 80% become [MASK], 10% a random "
+        "token and 10% stay. Colours: {legend}. Only the picked tokens carry a loss; the other 85% are context.",
+        "zh": "BERT 的论文（Devlin et al. 2019，§3.1）遮盖 15% 的 WordPiece 词元。确切的规则在 BERT 的数据脚本 "
+        "`create_pretraining_data.py` 里：选出 max(1, round(0.15 × 序列长度)) 个词元，序列长度计入 [CLS] 和 [SEP]，"
+        "但它们从不被选：这里是 **{n} 个文本词元中的 {k} 个（{share}）**，这 {n} 个不含 [CLS] 和 [SEP]。"
+        "被选中的词元中 80% 换成 [MASK]，10% 换成随机词元，10% 保持不变。颜色：{legend}。"
         "只有被选中的词元带有损失；其余 85% 只是上下文。",
     },
     "objectives.mlm_link": {
@@ -141,9 +145,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "objectives.t5_counts": {
         "en": "**{k} of {n} tokens dropped ({share})**; spans: {spans}, of lengths {lengths} (mean {mean}). The input "
         "shrinks to {inp} tokens and the target has {out}: the decoder predicts only the dropped tokens and their "
-        "sentinels, a short target, which is why T5 chose it (§3.3.4).",
+        "sentinels, a short target. That is not why T5 chose it: spans of mean length 3 did “slightly (but "
+        "significantly)” better than corrupting i.i.d. tokens on most tasks, and the shorter targets were an "
+        "added benefit, faster training (§3.3.4, §3.7).",
         "zh": "**{n} 个词元中去掉了 {k} 个（{share}）**，分成 {spans} 个片段，长度为 {lengths}（平均 {mean}）。输入缩短为 {inp} 个词元，"
-        "目标有 {out} 个：解码器只预测被去掉的词元和它们的哨兵，目标很短，这正是 T5 选择它的原因（§3.3.4）。",
+        "目标有 {out} 个：解码器只预测被去掉的词元和它们的哨兵，目标很短。但这并不是 T5 选择它的原因：平均长度为 3 的片段"
+        "在大多数任务上比逐个独立地（i.i.d.）破坏词元“略好（但显著）”，更短的目标只是额外的好处，让训练更快（§3.3.4、§3.7）。",
     },
     # ------------------------------------------------------------ NSP vs SOP
     "objectives.pairs_title": {
@@ -239,11 +246,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Shares are of the prompt's text tokens ([CLS], [SEP], [BOS] not counted), for the seed above and "
         "averaged over seeds 0–{seeds_last}. NSP/SOP adds one label per pair beside BERT's or ALBERT's MLM loss, so "
         "it has no token with a loss of its own. The counts of BERT, ELECTRA and T5 depend only on "
-        "the length (round(0.15 · n)), the seed moves where they fall; this app's own MLM training picks each token "
+        "the length (about 15% of it), the seed moves where they fall; this app's own MLM training picks each token "
         "with probability 0.15, so its count varies with the seed and only its mean is 15%.",
         "zh": "比例按输入的文本词元计算（不含 [CLS]、[SEP]、[BOS]），分别是上面的种子和种子 0–{seeds_last} 的平均。"
         "NSP/SOP 在 BERT 或 ALBERT 的掩码语言模型损失之外为每对加一个标签，自身没有带损失的词元。"
-        "BERT、ELECTRA 和 T5 的数量只取决于长度（round(0.15 · n)），种子改变的是它们落在哪里；本应用自己的掩码语言模型训练以 0.15 的概率"
+        "BERT、ELECTRA 和 T5 的数量只取决于长度（约为长度的 15%），种子改变的是它们落在哪里；本应用自己的掩码语言模型训练以 0.15 的概率"
         "选择每个词元，所以数量随种子变化，只有平均值是 15%。",
     },
 }

@@ -5,6 +5,36 @@ STRINGS: dict[str, dict[str, str]] = {
     "positional.pe.learned": {"en": "learned", "zh": "可学习"},
     "positional.pe.rope": {"en": "RoPE", "zh": "RoPE"},
     "positional.pe.none": {"en": "none", "zh": "无"},
+    "positional.pe.relative": {"en": "relative position bias", "zh": "相对位置偏置"},
+    # T5's relative position bias (lessons/positional_sections.relative_bias)
+    "positional.t5_title": {"en": "T5's relative position bias ({model})", "zh": "T5 的相对位置偏置（{model}）"},
+    "positional.t5_intro": {
+        "en": "T5 adds no position vector to the tokens. Each stack instead learns one small table, a number per "
+        "**bucket** of the offset (key position − query position) and per head, and every layer adds it to q·k "
+        "before the softmax (Raffel et al. 2020, §2.1). Offsets up to a quarter of the {buckets} buckets (the "
+        "encoder's, which split them between both directions; half of them for the decoder, which looks only "
+        "back) get a bucket each; farther ones share log-spaced buckets up to {distance}, and beyond that one "
+        "bucket. Cross-attention has no bias.",
+        "zh": "T5 不给词元加位置向量。每个栈各学一张小表：按偏移（键位置 − 查询位置）所在的**桶**和头，各一个数，"
+        "每一层在 softmax 之前把它加到 q·k 上（Raffel 等 2020，§2.1）。{buckets} 个桶中，编码器把它们分给两个方向，"
+        "前四分之一的偏移各占一个桶（解码器只看过去，是一半）；更远的偏移按对数间隔共用桶，直到 {distance}，"
+        "再远就都是同一个桶。交叉注意力没有偏置。",
+    },
+    "positional.t5_encoder": {"en": "encoder", "zh": "编码器"},
+    "positional.t5_decoder": {"en": "decoder", "zh": "解码器"},
+    "positional.t5_table_fig": {
+        "en": "Learned bias of the {stack} per bucket and head",
+        "zh": "{stack}按桶和头学到的偏置",
+    },
+    "positional.t5_offset_fig": {
+        "en": "Bias the {stack} adds at each offset",
+        "zh": "{stack}在每个偏移处加上的偏置",
+    },
+    "positional.t5_bucket": {"en": "bucket", "zh": "桶"},
+    "positional.t5_head": {"en": "head", "zh": "头"},
+    "positional.t5_bias": {"en": "bias", "zh": "偏置"},
+    "positional.t5_offset": {"en": "key position − query position", "zh": "键位置 − 查询位置"},
+    "positional.t5_head_series": {"en": "head {h}", "zh": "头 {h}"},
     "positional.intro": {
         "en": "Attention compares every query with every key, whatever their order. Without extra information, "
         '"dog bites man" and "man bites dog" give the same set of outputs. Positional encodings add the order: '

@@ -62,7 +62,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "smaller by n_heads / n_kv_heads.",
         "zh": "生成时，解码器保存之前每个词元的键和值（KV 缓存），以免重复计算。每多一个词元，缓存增加 "
         "2（K 和 V）× 层数 × KV 头数 × d_head 个数值。GQA（Ainslie 等 2023）让每组查询头共享一个 K/V 头："
-        "K/V 投影参数更少，缓存缩小 n_heads / n_kv_heads 倍。",
+        "K/V 投影参数更少，缓存减为原来的 n_kv_heads / n_heads。",
     },
     "scaling.kv_ctx": {"en": "Context length (tokens)", "zh": "上下文长度（词元数）"},
     "scaling.kv_dtype": {"en": "Cache precision", "zh": "缓存精度"},
@@ -202,8 +202,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "scaling.tl.col.pos": {"en": "positions", "zh": "位置编码"},
     "scaling.tl.col.attn": {"en": "attention", "zh": "注意力"},
     "scaling.tl.col.source": {"en": "source", "zh": "出处"},
-    "scaling.tl.pre": {"en": "pre", "zh": "预"},
-    "scaling.tl.post": {"en": "post", "zh": "后"},
+    "scaling.tl.pre": {"en": "pre-{norm}", "zh": "前置 {norm}"},
+    "scaling.tl.post": {"en": "post-{norm}", "zh": "后置 {norm}"},
     "scaling.tl.pos.learned": {"en": "learned", "zh": "可学习"},
     "scaling.tl.pos.rope": {"en": "RoPE", "zh": "RoPE"},
     "scaling.tl.pos.sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
@@ -235,13 +235,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "GPT-3 13B：表 2.1 写的是 d_model = 5140，不等于 40 个头 × 128 = 5120；这里按 5120 计算。",
     },
     "scaling.tl.note.instructgpt": {
-        "en": "InstructGPT: GPT-3 (its 6B is GPT-3's 6.7B) fine-tuned in three steps: supervised fine-tuning on "
-        "about 13k prompts with demonstrations, a reward model on about 33k prompts with ranked answers, and PPO "
-        "on about 31k prompts (Ouyang et al. 2022, §3.3–3.5). Counted in prompts, not tokens; the pre-training is "
-        "GPT-3's 300B tokens.",
-        "zh": "InstructGPT：在 GPT-3（其 6B 即 GPT-3 的 6.7B）基础上分三步微调：用约 13k 个带示范回答的提示做监督微调（SFT），"
-        "用约 33k 个带排序回答的提示训练奖励模型，再用约 31k 个提示做 PPO（Ouyang 等 2022，§3.3–3.5）。"
-        "这些按提示计数，而不是词元；预训练就是 GPT-3 的 300B 词元。",
+        "en": "InstructGPT: GPT-3 fine-tuned in three steps: supervised fine-tuning on about 13k prompts with "
+        "demonstrations, a reward model on about 33k prompts with ranked answers, and PPO on about 31k prompts "
+        "(Ouyang et al. 2022, §3.2, Table 6). Counted in prompts, not tokens; the pre-training is GPT-3's 300B "
+        "tokens. The paper does not say which GPT-3 its 6B model starts from: this table counts it with GPT-3 "
+        "6.7B's shape, an assumption of this page.",
+        "zh": "InstructGPT：在 GPT-3 基础上分三步微调：用约 13k 个带示范回答的提示做监督微调（SFT），"
+        "用约 33k 个带排序回答的提示训练奖励模型，再用约 31k 个提示做 PPO（Ouyang 等 2022，§3.2，表 6）。"
+        "这些按提示计数，而不是词元；预训练就是 GPT-3 的 300B 词元。论文没有说明其 6B 模型基于哪个 GPT-3："
+        "本表按 GPT-3 6.7B 的结构计算，这是本页的假设。",
     },
     "scaling.tl.note.llama33": {
         "en": "LLaMA-33B: the paper's tables name it 33B (32.5B parameters); Meta's download called the same "
@@ -289,7 +291,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "- **LLaMA-1 的规模是 {sizes}**，而不是 7/13/30/65B：论文的表格把第三个模型称为 LLaMA-33B"
         "（计算得 {p33} 个参数）；只有 Meta 的下载文件把它叫作 30B。\n"
         "- **LLaMA-1 使用 MHA**（{kv1}）。GQA 是随 Llama 2 的 34B 和 70B 模型（{kv2}）才引入的，Llama 3 的所有模型都使用它。\n"
-        "- **Llama 3 的词表扩大了 {ratio} 倍**：{v1} 个词元（LLaMA-1 和 Llama 2）→ {v3}。\n"
+        "- **Llama 3 的词表扩大到原来的 {ratio} 倍**：{v1} 个词元（LLaMA-1 和 Llama 2）→ {v3}。\n"
         "- **训练词元数**：Llama 2 用了 {t2}，Llama 3 用了 {t3} 个词元（LLaMA-1：1.0T 和 1.4T）。\n"
         "- **Chinchilla 的拟合覆盖 {lo} 到 {hi} 个参数**（{dlo} 到 {dhi} 个词元）。更大的模型属于外推："
         "GPT-3 175B 是拟合中最大规模的 {beyond} 倍。\n"
@@ -335,12 +337,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "tokens; Chinchilla's Approach 3 makes it {cn}× larger on {cd}× the tokens. GPT-3 175B was trained on "
         "300B tokens ({g3} per parameter); Chinchilla's answer was a 70B model on 1.4T. From the "
         "rounded α = {alpha}, β = {beta} printed with eq. 10, a = β/(α+β) = {a3} and b = {b3}; Table 2 prints "
-        "0.46 / 0.54 from the unrounded fit. The 0.5 / 0.5 of Approaches 1 and 2 is where the 20 tokens per "
+        "0.46 / 0.54. Where the difference comes from is not known: the table's own interval for a does not "
+        "contain 0.46. The 0.5 / 0.5 of Approaches 1 and 2 is where the 20 tokens per "
         "parameter rule comes from: it keeps D/N constant as the budget grows.",
         "zh": "算力变为 {factor} 倍时，按 Kaplan 的拟合，模型变大 {kn} 倍，而词元只增加 {kd} 倍；按 Chinchilla 的方法 3，"
         "模型变大 {cn} 倍，词元增加 {cd} 倍。GPT-3 175B 只训练了 300B 个词元（每个参数 {g3} 个）；"
         "Chinchilla 的答案则是 70B 模型配 1.4T 个词元。由式 10 给出的取整后的 α = {alpha}、β = {beta} 可得 "
-        "a = β/(α+β) = {a3}，b = {b3}；表 2 中的 0.46 / 0.54 来自未取整的拟合。方法 1 和 2 的 0.5 / 0.5 正是"
+        "a = β/(α+β) = {a3}，b = {b3}；表 2 印的是 0.46 / 0.54。差异从何而来尚不清楚：表中给 a 的区间本身并不包含 0.46。"
+        "方法 1 和 2 的 0.5 / 0.5 正是"
         "“每个参数 20 个词元”这一经验法则的来源：预算增长时 D/N 保持不变。",
     },
 }

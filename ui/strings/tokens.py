@@ -103,12 +103,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "tokens.stopped": {
         "en": "Asked for {requested:,}, BPE stopped at **{reached:,}**: by then every piece of the toy corpus is a "
         "single token, so no pair is left to merge. A real corpus (web text in many languages) keeps going "
-        "to GPT-2's 50,257 or Llama 3's 128,256. From about {flat:,} on, the held-out words are whole tokens "
-        "and a bigger vocabulary no longer shortens them; the remaining {rest:.2f} tokens per word are the "
-        "“ .” tokens between words.",
+        "to GPT-2's 50,257 or Llama 3's 128,256. From about {flat:,} on, every held-out word is a single token "
+        "and a bigger vocabulary no longer shortens them: of the {total:.2f} tokens per word, one is the word "
+        "itself, and the excess, **{excess:.2f}** per word, is ({dots:,} “ .” tokens + {breaks:,} line-break "
+        "tokens) / {words:,} words: the full stops, and the line breaks that join the held-out sentences.",
         "zh": "要求 {requested:,}，BPE 在 **{reached:,}** 处停下：此时玩具语料中的每一段都已是单个词元，没有片段对可以再合并。"
-        "真实语料（多种语言的网页文本）会一直合并到 GPT-2 的 50,257 或 Llama 3 的 128,256。从大约 {flat:,} 起，留出句子中的单词"
-        "都已是整词元，更大的词表不再让它们变短；剩下的每单词 {rest:.2f} 个词元来自单词之间的“ .”词元。",
+        "真实语料（多种语言的网页文本）会一直合并到 GPT-2 的 50,257 或 Llama 3 的 128,256。从大约 {flat:,} 起，留出句子中的每个"
+        "单词都已是单个词元，更大的词表不再让它们变短：每个单词平均 {total:.2f} 个词元，其中 1 个是单词本身，超出的部分为每单词 "
+        "**{excess:.2f}** 个 =（{dots:,} 个“ .”词元 + {breaks:,} 个换行词元）/ {words:,} 个单词：即句号，以及连接各个留出句子的换行符。",
     },
     "tokens.computing": {
         "en": "Training BPE tokenizers at several vocabulary sizes (once per server)…",
