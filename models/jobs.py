@@ -59,15 +59,16 @@ class ChildJobs(Generic[J]):
         """Whether a child that exited with code 0 left its entry (called with the lock held)."""
         return True
 
-    def _launch(self, job: J, args: list[str]) -> J:
+    def _launch(self, job: J, args: list[str], pass_fds: tuple[int, ...] = ()) -> J:
         """Run `python *args` (["-m", module, ...]) for job and follow it; returns the running job
-        (another one, if one is already running: then job is dropped)."""
+        (another one, if one is already running: then job is dropped). pass_fds: descriptors the child inherits
+        (a variant's lock, taken here before the child starts)."""
         with self.lock:
             busy = self.running()
             if busy is not None:
                 return busy
-            job.proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+            job.proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, cwd=ROOT, pass_fds=pass_fds)  # fmt: skip
             self._add(job)
         threading.Thread(target=self._follow, args=(job,), daemon=True).start()
         return job

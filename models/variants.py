@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
-import fcntl
 import functools
 import hashlib
 import io
@@ -40,6 +39,7 @@ from .tokenizer import BPETokenizer
 from .training import Sentences, batch_loss, fit
 from .transformer import Transformer
 from .variant_files import CorruptEntry, checkpoint, load, save, unwritable
+from .variant_locks import claim, held, try_claim
 
 # The same short recipe for every variant, so two variants' loss curves compare like with like:
 # same batches (from the seed), same steps, same schedule. About 30 s for the default 2-layer,
@@ -274,9 +274,20 @@ class Jobs(ChildJobs[Job]):
         self.unwritable = unwritable(self.root)  # checked again: a folder fixed meanwhile is used
         args = ["-m", "models.variants", json.dumps(cfg.to_dict()), "--seed", str(seed), "--steps", str(steps),
                 "--recipe", recipe, "--root", str(self.root)]  # fmt: skip
+        job = Job(key, cfg, seed, steps, recipe=recipe, unsaved=self.unwritable or "")
         if self.unwritable:  # the child sends the weights back instead of failing to write them
             args.append("--keep-in-memory")
-        return self._launch(Job(key, cfg, seed, steps, recipe=recipe, unsaved=self.unwritable or ""), args)
+            return self._launch(job, args)
+        # The variant's lock is taken here, when the student clicks, not when the child gets going (importing
+        # torch takes seconds on a loaded machine): of two replicas asked at once, the first click trains and
+        # the second says at once that it waits, whichever child starts first (bench/faults.py shared_cache).
+        lock, job.elsewhere = try_claim(lock_path(key, self.root))
+        if lock is None:
+            return self._launch(job, args)
+        try:
+            return self._launch(job, [*args, "--lock-fd", str(lock.fileno())], pass_fds=(lock.fileno(),))
+        finally:
+            lock.close()  # the child holds its own copy of the locked file; without a child the lock goes
 
     def _add(self, job: Job) -> None:
         self.jobs[job.key] = job
@@ -326,35 +337,6 @@ def lock_path(key: str, root: Path | None = None) -> Path:
     return (root or cache_root()) / f"{key}.lock"
 
 
-def held(path: Path) -> bool:
-    """Whether a training child (of any process sharing the folder) holds this variant's lock now."""
-    try:
-        with open(path, "a") as f:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:  # no such folder, read-only: nobody can be writing there
-        return False
-    return False
-
-
-def claim(path: Path):
-    """The variant's lock for this training child, an open file (flock: released by the kernel when the
-    child exits, even killed with SIGKILL, so no stale lock ever blocks a run). When another process holds
-    it, report "elsewhere" and wait for it. None when the folder cannot hold a lock (unwritable cache)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        f = open(path, "a")  # noqa: SIM115  (kept open: the lock lives as long as the file)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        report({"elsewhere": True})
-        fcntl.flock(f, fcntl.LOCK_EX)
-    return f
-
-
 # ----------------------------------------------------------------- the child process
 
 
@@ -366,6 +348,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--recipe", choices=list(RECIPES), default="default")
     ap.add_argument("--root", type=Path, default=None)
     ap.add_argument("--keep-in-memory", action="store_true", help="send the weights back on stdout, do not save")
+    ap.add_argument("--lock-fd", type=int, default=None, help="the variant's lock, already taken by the server")
     args = ap.parse_args(argv)
     lower_priority()
     tok = shipped_tokenizer()
@@ -373,7 +356,10 @@ def main(argv: list[str] | None = None) -> None:
 
     key = variant_key(cfg, args.seed, args.steps, args.recipe)
     path, why = entry_path(key, args.root), ""
-    lock = None if args.keep_in_memory else claim(lock_path(key, args.root))
+    if args.lock_fd is not None:  # the server took the lock when the student clicked (Jobs.start)
+        lock = os.fdopen(args.lock_fd, "a")
+    else:
+        lock = None if args.keep_in_memory else claim(lock_path(key, args.root))
     if lock is not None and path.exists():  # another replica trained it while this one waited: train it once
         with contextlib.suppress(CorruptEntry):
             report({"done": str(path), "history": load(path, cfg, tok).meta["history"], "reused": True})

@@ -177,6 +177,41 @@ def test_two_servers_sharing_a_cache_train_a_variant_once_and_a_third_sees_it(to
     assert a.key in three.trained
 
 
+def test_the_first_click_trains_even_when_the_second_servers_child_starts_first(tok, tmp_path):
+    """Issue 31 §2: the lock is taken by the server when the student clicks and handed to its child, so the order
+    the children get going in (torch's import takes seconds on a loaded machine) no longer decides. A's child is
+    frozen (SIGSTOP) before it runs a line; B's child then runs first, and still waits for A's run."""
+    import signal
+
+    cfg = small(tok)
+    one, two = variants.Jobs(tmp_path), variants.Jobs(tmp_path)
+    a = one.start(cfg, seed=0, steps=30)
+    os.kill(a.proc.pid, signal.SIGSTOP)  # A's child gets no CPU: B's child starts first
+    try:
+        b = two.start(cfg, seed=0, steps=30)
+        assert b.elsewhere and not a.elsewhere  # said at the click, before either child printed anything
+        time.sleep(3)  # B's child is up by now, and waits on the lock A's server took
+        assert not b.history.step and b.state == "running"
+    finally:
+        os.kill(a.proc.pid, signal.SIGCONT)
+    assert wait(a) == "done" and wait(b) == "done", (a.error, b.error)
+    assert not a.reused and b.reused
+    assert sorted(p.name for p in tmp_path.glob("*.pt")) == [f"{a.key}.pt"]
+    assert not variants.held(variants.lock_path(a.key, tmp_path))  # both children gone: the lock went with them
+
+
+def test_a_second_start_on_a_busy_server_releases_the_lock_it_took(tok, tmp_path):
+    """A server already training something drops a second job: the lock it took for it must not linger."""
+    cfg = small(tok)
+    jobs = variants.Jobs(tmp_path)
+    first = training(jobs, cfg)
+    dropped_key = variants.variant_key(cfg, 1, 10, "default")  # another seed: another variant
+    assert jobs.start(cfg, seed=1, steps=10) is first  # busy: the running job is returned
+    assert not variants.held(variants.lock_path(dropped_key, tmp_path))
+    first.proc.kill()
+    wait(first)
+
+
 def test_a_killed_child_leaves_no_lock_behind(tok, tmp_path):
     """The lock is the kernel's (flock): a SIGKILLed training child releases it, the next run starts at once."""
     cfg = small(tok)
