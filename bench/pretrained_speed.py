@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/pretrained_speed.py                    # GPT-2 small, Qwen2.5-0.5B, Llama-3.2-1B
     .venv/bin/python bench/pretrained_speed.py --models gpt2 --rounds 3
+    .venv/bin/python bench/pretrained_speed.py --models qwen2.5-0.5b --tokens 64 --precision float32,bfloat16
 
 No download: each model is written once to bench/out/models/ as a folder in its published layout
 (config.json with the published hyper-parameters, bfloat16 safetensors as published, random weights
@@ -99,12 +100,13 @@ def timed(fn) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def measure(name: str, args) -> list[dict]:
-    """Every row of one model: load once, then each thread count and length, ours and transformers interleaved."""
+def measure(name: str, args, precision: str = "float32") -> list[dict]:
+    """Every row of one model: load once, then each thread count and length, ours and transformers interleaved.
+    precision: our matmuls' (models/precision.py); transformers runs float32 always."""
     folder = make_folder(name)
     gc.collect()
     t0 = time.perf_counter()
-    ours = models.load(folder)
+    ours = models.load(folder, precision=precision)
     load_s = time.perf_counter() - t0
     ours_rss = rss_mb()  # the whole process after loading (before transformers loads its copy)
     ref = None
@@ -127,7 +129,8 @@ def measure(name: str, args) -> list[dict]:
                         r.append(timed(lambda ids=ids: ref(torch.tensor([ids]), output_attentions=True)))
             tr = ours.run_ids(ids)
             ratio = statistics.median(a / b for a, b in zip(o, r, strict=True)) if r else None
-            rows.append({"model": name, "params": ours.meta["params"], "threads": threads, "tokens": n,
+            rows.append({"model": name, "precision": ours.meta["precision"], "params": ours.meta["params"],
+                         "threads": threads, "tokens": n,
                          "load_s": round(load_s, 2), "ours_ms": round(statistics.median(o), 1),
                          "transformers_ms": round(statistics.median(r), 1) if r else None,
                          "ratio": round(ratio, 3) if ratio else None, "trace_mb": round(trace_bytes(tr) / 2**20, 1),
@@ -143,18 +146,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--no-reference", action="store_true", help="skip transformers (ours only)")
+    ap.add_argument("--precision", default="float32", help="ours: float32, bfloat16 and/or auto, comma-separated")
     args = ap.parse_args(argv)
     rows = []
     for name in args.models.split(","):
-        rows += measure(name, args)
-        gc.collect()
-    print(f"\n{'model':14} {'params':>6} {'thr':>3} {'tok':>4} {'load s':>6} {'ours ms':>8} {'HF ms':>8} "
+        for precision in args.precision.split(","):
+            rows += measure(name, args, precision)
+            gc.collect()
+    print(f"\n{'model':14} {'prec':>8} {'params':>6} {'thr':>3} {'tok':>4} {'load s':>6} {'ours ms':>8} {'HF ms':>8} "
           f"{'ratio':>6} {'trace MB':>8} {'RSS MB':>7}")  # fmt: skip
     for r in rows:
         hf = f"{r['transformers_ms']:8.1f}" if r["transformers_ms"] else f"{'-':>8}"
         ratio = f"{r['ratio']:6.2f}" if r["ratio"] else f"{'-':>6}"
-        print(f"{r['model']:14} {r['params'] / 1e6:5.0f}M {r['threads']:3} {r['tokens']:4} {r['load_s']:6.2f} "
-              f"{r['ours_ms']:8.1f} {hf} {ratio} {r['trace_mb']:8.1f} {r['model_rss_mb']:7}")  # fmt: skip
+        print(f"{r['model']:14} {r['precision']:>8} {r['params'] / 1e6:5.0f}M {r['threads']:3} {r['tokens']:4} "
+              f"{r['load_s']:6.2f} {r['ours_ms']:8.1f} {hf} {ratio} {r['trace_mb']:8.1f} "
+              f"{r['model_rss_mb']:7}")  # fmt: skip
     print(json.dumps({"rows": rows}))
 
 

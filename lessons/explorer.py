@@ -7,6 +7,8 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.explorer_linear import hybrid_explorer
+from lessons.explorer_neuron import neuron_section
 from lessons.explorer_router import router_section
 from lessons.explorer_sinks import sinks
 from models.analysis import attention_rollout, value_weighted
@@ -36,6 +38,9 @@ tr = trace(settings.model, settings.weights, text, target)
 
 wordpiece = getattr(model.tokenizer, "kind", "bpe") == "wordpiece"
 shell.token_chips(tr.tokens, t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
+if tr.layers:  # Qwen3.5: softmax and Gated DeltaNet linear-attention layers (lessons/explorer_linear.py)
+    hybrid_explorer(model, tr, settings.figure_scale)
+    shell.stop()
 
 # Two compact rows of controls above a full-width figure (beside it, in a column, the heatmap got too
 # narrow for every token's label), and the examples collapsed in the prompt box: the heatmap starts
@@ -130,6 +135,7 @@ with figure_area:
         st.latex(r"f(x) = (x W_V + b_V)\, W_O^{h}")
         st.caption(t("explorer.norm_caption"))
 
+neuron_section(settings, model, tr, kind, layer, head, text, target)  # self-attention only
 if kind != "decoder.cross":
     sinks(raw, value_norms, q_tokens, settings.figure_scale)
 if tr.router.get(kind.split(".")[0]) is not None and model.config.n_experts:  # a published MoE (Mixtral)

@@ -15,6 +15,7 @@ from ui.params import QK_COLORS
 
 settings = state.current()
 model = shell.model_or_stop(settings)
+controls.softmax_layers_or_stop(model.config)  # Qwen3.5: its head scores need softmax layers
 text = shell.prompt_or_stop(settings, model)
 labels = viz_labels()
 scale = settings.figure_scale

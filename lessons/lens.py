@@ -5,7 +5,7 @@ import streamlit as st
 
 import viz
 from lessons.lens_knockout import knockout_section
-from ui import charts, shell, state
+from ui import charts, controls, shell, state
 from ui.head_loaders import logit_lens
 from ui.i18n import t, viz_labels
 from viz import Series
@@ -15,6 +15,7 @@ WINDOW = 16  # positions in the lens table at once: a cell must fit a short toke
 settings = state.current()
 model_name = shell.published_or(settings, "decoder", "decoder")  # a published decoder (GPT-2, Qwen, ...) if picked
 model = shell.model_or_stop(settings, model_name, always="lens.always_decoder")
+controls.softmax_layers_or_stop(model.config)  # Qwen3.5: the knock-out section needs softmax layers
 text = shell.prompt_or_stop(settings, model)
 cfg = model.config
 st.markdown(t("lens.intro"))

@@ -14,7 +14,7 @@ model_name = shell.published_or(settings, "encoder", "encoder")  # a published B
 model = shell.model_or_stop(settings, model_name, always="mlm.always_encoder")
 toy = model_name == "encoder"
 if not toy and not model.config.mlm_head:
-    st.warning(t("mlm.no_head"))  # a sentence encoder (MiniLM-like) ships without the MLM head
+    st.warning(t("mlm.no_head_detector" if model.config.detector_head else "mlm.no_head"))  # MiniLM; ELECTRA disc.
     shell.stop()
 text = shell.prompt_or_stop(settings, model)
 cfg = model.config

@@ -24,7 +24,7 @@ if not any(i not in tok.special_ids for i in ids):
 scale = settings.figure_scale
 
 masking_section(model, ids, seed, scale)
-electra_section(text, seed, scale)
+electra_section(text, seed, scale, settings)
 span_section(tok.token_strs(ids[1:-1]), seed, scale)
 pairs_section(text, seed)
 causal_section(tok.token_strs(ids[1:-1]), scale)

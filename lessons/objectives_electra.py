@@ -5,9 +5,10 @@ import streamlit as st
 
 import models
 import viz
+from lessons.objectives_detector import detector_section
 from lessons.objectives_more import strip
 from models import electra
-from ui import charts, shell
+from ui import charts, shell, state
 from ui.i18n import t
 from ui.objective_loaders import electra_detect, get_electra
 
@@ -15,9 +16,24 @@ MASKED_COLOR, REPLACED_COLOR = viz.HEAD_COLORS[3], viz.HEAD_COLORS[1]
 MOST_BARS = 64  # the probability chart shows at most this many tokens (a 10,000-character prompt)
 
 
-def electra_section(text: str, seed: int, scale: float) -> None:
+def published_detector(settings: state.Settings | None) -> bool:
+    """Whether the sidebar shows a published ELECTRA discriminator (config.detector_head) that loads."""
+    name = shell.published_or(settings, "encoder", "") if settings is not None else ""
+    if not name:  # not a published encoder that loads (published_or skips one with an error, e.g. too large)
+        return False
+    try:
+        return shell.load(name, settings.weights).config.detector_head
+    except models.WeightsError:
+        return False
+
+
+def electra_section(text: str, seed: int, scale: float, settings: state.Settings | None = None) -> None:
     st.header(t("objectives.electra_title"))
     st.markdown(t("objectives.electra_explain", lam=f"{electra.LAMBDA:g}"))
+    if published_detector(settings):
+        detector_section(settings, text, scale)
+        return
+    st.markdown(t("objectives.electra_toy"))
     try:
         _, meta = get_electra()
     except models.WeightsError as e:

@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.positional_layers import rope_by_layer
 from lessons.positional_sections import learned, no_positional, relative_bias, rope, signed_map
 from models.positional import pair_frequencies, shift_matrix, sinusoidal_table
 from ui import charts, shell, state
@@ -157,6 +158,7 @@ def shift(d: int, base: int, n_pos: int, omega: np.ndarray) -> None:
 d, base, n_pos, omega = sinusoidal()
 shift(d, base, n_pos, omega)
 rope(fig_scale)
+rope_by_layer(settings)  # only when the sidebar holds a published SmolLM3 (NoPE layers) or Gemma 3
 learned(settings, fig_scale)
 relative_bias(settings, fig_scale)  # only when the sidebar holds a published T5
 no_positional(settings, fig_scale)

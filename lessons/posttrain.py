@@ -3,6 +3,7 @@ pairs before and after (models/posttrain.py), trained once in a child process (m
 
 import streamlit as st
 
+from lessons.posttrain_margins import margins_section
 from lessons.posttrain_results import answers_section, generations_section, results_section
 from models import posttrain as P
 from models import posttrain_run
@@ -30,6 +31,7 @@ for name, pairs in (("sft", sft_pairs), ("dpo", dpo_pairs), ("held", held)):
             t("posttrain.col_rejected"): "" if name == "sft" else shell.code_span(p.rejected),
         })  # fmt: skip
 st.table(rows, hide_index=True)
+margins = margins_section(settings.figure_scale)  # the shipped decoder's margins at once, before any run
 
 # ---------------------------------------------------------------- where this sits in RLHF
 st.subheader(t("posttrain.rlhf_title"))
@@ -80,6 +82,7 @@ except posttrain_run.CorruptEntry as e:
     st.warning(t("posttrain.corrupt", error=md(e)))
     shell.stop()
 
+margins_section(settings.figure_scale, results, margins)  # the trained margins beside them, in the same place
 results_section(results, settings.figure_scale)
 generations_section(results, held)
 answers_section(root, key, held[0].prompt)

@@ -28,10 +28,8 @@ def intro() -> None:
         st.caption(t("rank.encdec_note"))
     # Short formulas side by side, stacked on a phone (a long one does not fit it).
     left, right = st.columns(2, vertical_alignment="center")
-    left.latex(
-        r"A=\begin{pmatrix}a_{11}&0&\cdots&0\\a_{21}&a_{22}&\cdots&0\\\vdots&&\ddots&\vdots\\"
-        r"a_{n1}&a_{n2}&\cdots&a_{nn}\end{pmatrix}"
-    )
+    # Three rows, not four: each row pushes the page's first figure down (issue 31).
+    left.latex(r"A=\begin{pmatrix}a_{11}&\cdots&0\\\vdots&\ddots&\vdots\\a_{n1}&\cdots&a_{nn}\end{pmatrix}")
     right.latex(r"\det A=\prod_{i=1}^{n}a_{ii},\qquad a_{ii}=\frac{e^{s_{ii}}}{\sum_{j\le i}e^{s_{ij}}}>0")
 
 
@@ -74,6 +72,7 @@ def spectra(reports: dict, layer: int, head: int, dtype: str) -> None:
 
 def measures(reports: dict, dtype: str) -> None:
     """The ranks and what limits them, side by side for both masks, and what they mean here."""
+    st.markdown(t("rank.watch"))  # the end of the lead, here so that the page opens on the spectra (issue 31)
     rows = {
         t("rank.row.n"): lambda r: str(r.n),
         t("rank.row.numerical", dtype=dtype): lambda r: f"{r.numerical_rank} / {r.n}",

@@ -27,10 +27,9 @@ def dot_table() -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the variance argument
-def variance() -> tuple[float, int]:
-    """Var(q·k) = d_k σ⁴, measured against the formula; returns the chosen (σ, d_k) for later sections."""
-    st.header(t("softmax.var_title"))
-    # Two by two, read left to right: the figures start higher; a phone stacks them in order.
+def derivation() -> None:
+    """Why Var(q·k) = d_k σ⁴, step by step, with its source (under the figures it explains)."""
+    # Two by two, read left to right; a phone stacks them in order.
     steps = (
         r"q,k\sim\mathcal N(0,\sigma^2 I_{d_k})\;\Rightarrow",
         r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_ik_i)",
@@ -41,6 +40,14 @@ def variance() -> tuple[float, int]:
         for col, formula in zip(st.columns(2, vertical_alignment="center"), pair, strict=True):
             col.latex(formula)
     st.caption(t("softmax.var_source"))
+
+
+def variance() -> tuple[float, int]:
+    """Var(q·k) = d_k σ⁴, measured against the formula; returns the chosen (σ, d_k) for later sections."""
+    st.header(t("softmax.var_title"))
+    # What is drawn, the controls, then the figures; the derivation follows them, so that on a
+    # 1366x768 projector the page opens on its first figure (issue 31).
+    st.caption(t("softmax.var_sampling"))
     for name in ("sigma", "dk"):
         state.ensure(name)
     c1, c2 = st.columns(2)
@@ -80,6 +87,7 @@ def variance() -> tuple[float, int]:
         scale=fig_scale,
     )
     charts.plot(c2, fig, key="sm_curve")
+    derivation()
     st.markdown(
         t(
             "softmax.var_numbers",
@@ -181,3 +189,6 @@ sigma, d_k = variance()
 one_row(sigma, d_k)
 live_model(settings, fig_scale)
 dot_vs_cosine(d_k, fig_scale)
+from lessons.softmax_softcap import softcap_section  # noqa: E402  (here, not at the top: only for a Gemma 2)
+
+softcap_section(settings, fig_scale)

@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.translate_t5 import t5_source
 from models.experiments import top_probs
 from ui import charts, controls, shell, state, url
 from ui.i18n import t, viz_labels
@@ -30,6 +31,7 @@ st.text_input(
 )
 shell.track("source")
 source = shell.prompt_or_stop(settings, model, st.session_state["source"] or "")
+source = t5_source(cfg, source)  # a published T5: its task prefix first
 steps = translation(settings.weights, source, name=name)
 # Quoted, so a digit token reads apart from its position on the axis ("2 “3”", not "2 3").
 src_tokens = [f"“{tok}”" for tok in model.tokenizer.token_strs(model.source_ids(source)[0])]

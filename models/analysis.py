@@ -17,6 +17,7 @@ from .attention_stats import (
     value_weighted,
 )
 from .config import ModelConfig
+from .linear_attention import parameter_count as linear_parameter_count
 from .numerics import (
     cosine,
     cosine_matrix,
@@ -61,6 +62,8 @@ def parameter_counts(cfg: ModelConfig, active: bool = False) -> dict[str, int]:
     out = 1 if cfg.detector_head else v  # ELECTRA's discriminator: one replaced-token logit
     n_cross = n_dec if cfg.arch == "encoder-decoder" else 0
     n_attn = n_enc + n_dec + n_cross  # attention modules
+    n_linear = sum(cfg.is_linear(i) for i in range(cfg.n_layers))  # Qwen3.5: Gated DeltaNet layers instead
+    n_attn -= n_linear
     norm = 2 * d if cfg.norm == "layernorm" else d  # LayerNorm has a gain and a bias; RMSNorm a gain
     final_norms = (int(n_enc > 0) + int(n_dec > 0)) if cfg.norm_position in ("pre", "post_sub", "sandwich") else 0
     block_norms = 1 if cfg.shared_block_norm else 2  # Phi: one norm feeds attention and FFN
@@ -78,10 +81,11 @@ def parameter_counts(cfg: ModelConfig, active: bool = False) -> dict[str, int]:
         + cfg.type_vocab_size * e
         + (norm // d * e if cfg.embed_norm else 0)
         + ((e + 1) * d if cfg.embedding_size is not None else 0),  # the projection E -> d and its bias
-        "attention.q": n_attn * (d + bqkv) * cfg.n_heads * h,
+        "attention.q": n_attn * (d + bqkv) * cfg.n_heads * h * (2 if cfg.attn_output_gate else 1),  # Qwen3.5: gate
         "attention.k": n_attn * (d + bqkv) * cfg.kv_heads * h,
         "attention.v": n_attn * (d + bqkv) * cfg.kv_heads * h,
         "attention.o": n_attn * (cfg.n_heads * h + b) * d,
+        **({"attention.linear": n_linear * linear_parameter_count(cfg)} if n_linear else {}),
         "ffn": (n_enc + n_dec) * (experts * (ffn_mats * d * cfg.d_ff + b * ffn_bias) + d * cfg.n_experts),
         # per block: before attention and before the FFN (a parallel block too), one more before cross-attention;
         # Qwen3's qk_norm adds a q and a k norm over d_head in every attention module

@@ -136,6 +136,8 @@ class MultiHeadAttention(nn.Module):
         self.k = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)  # GQA: fewer K/V heads
         self.v = nn.Linear(cfg.d_model, cfg.kv_heads * cfg.d_head, bias=qkv_bias)
         self.o = nn.Linear(cfg.n_heads * cfg.d_head, cfg.d_model, bias=cfg.bias)
+        # Qwen3.5 (attn_output_gate): each head's output × sigmoid(gate(x)) before W_O (the published q_proj's 2nd half)
+        self.gate = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_head, bias=qkv_bias) if cfg.attn_output_gate else None
         # Qwen3: every head's q and k normalised over its d_head dimensions (one gain vector shared by the heads)
         # OLMo 2 (qk_norm_scope="all"): instead, q and k normalised over the whole projection (all heads at once),
         # right after it, before the heads are split and before RoPE: one gain per row of q (of k)
@@ -190,6 +192,8 @@ class MultiHeadAttention(nn.Module):
             out, weights = knock_out(out, weights, v, mask, ablate)
         b, _, t, _ = out.shape
         out = out.transpose(1, 2).reshape(b, t, self.n_heads * self.d_head)  # (B, Tq, d)
+        if self.gate is not None:  # Qwen3.5: attn · sigmoid(gate), gated per head and dimension
+            out = out * torch.sigmoid(self.gate(x))
         return self.o(out), weights, scores, (k, v)
 
 

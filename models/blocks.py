@@ -8,6 +8,7 @@ from torch import nn
 
 from .attention import MultiHeadAttention
 from .config import ModelConfig
+from .linear_attention import GatedDeltaNet
 from .moe import MoEFeedForward
 from .norm_layers import LAYERNORM_EPS, RMSNORM_EPS, RMSNorm, make_norm
 
@@ -63,9 +64,12 @@ class Block(nn.Module):
         self.post_cross = make_norm(cfg) if sandwich and cross else None
         self.post_ffn = make_norm(cfg) if sandwich else None
         self.parallel = cfg.parallel_residual  # GPT-J / GPT-NeoX: attention and FFN side by side, on the same x
+        self.residual_scale = cfg.residual_scale  # Granite: x + s·f(norm(x)) (pre-norm only; config.py checks)
         nope = cfg.nope_layers is not None and layer in cfg.nope_layers  # SmolLM3: this layer has no RoPE
         rope_base = cfg.layer_rope_base(layer)  # Gemma 3: its sliding layers turn at another θ
         self.self_attn = MultiHeadAttention(cfg, rope=cfg.positional == "rope" and not nope, rope_base=rope_base)
+        if cfg.is_linear(layer):  # Qwen3.5: Gated DeltaNet in place of softmax attention (models/linear_attention.py)
+            self.self_attn = GatedDeltaNet(cfg)
         self.window = cfg.layer_window(layer)  # Gemma: a sliding layer narrows its self-attention mask to this window
         self.norm_self = make_norm(cfg)
         self.cross_attn = MultiHeadAttention(cfg, rope=False) if cross else None
@@ -88,6 +92,8 @@ class Block(nn.Module):
             return x + post(fn(norm(x)))
         if self.post_sub:
             return x + norm(fn(x))
+        if self.residual_scale is not None:  # Granite's residual_multiplier on what the sublayer adds
+            return x + fn(norm(x)) * self.residual_scale
         return x + fn(norm(x)) if self.pre else norm(x + fn(x))
 
     def forward(self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None, bias=None):
@@ -101,6 +107,10 @@ class Block(nn.Module):
             rec.update(self_mask=mask)
 
         def self_attention(h):
+            if isinstance(self.self_attn, GatedDeltaNet):  # rec["linear"]: q, k, g, β for its implied attention
+                out, delta, present = self.self_attn(h, past, ablate)
+                rec.update(linear=delta, present=present)
+                return out
             out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate, bias)
             rec.update(self_weights=w, self_scores=s, present=present)
             return out

@@ -22,6 +22,7 @@ import torch
 from tokenizers import Tokenizer
 
 from . import families
+from . import precision as precision_
 from .errors import WeightsError
 from .families import UnsupportedModel
 from .hf_tokenizer import HFTokenizer
@@ -94,8 +95,9 @@ def _header(path: Path) -> dict:
         raise WeightsError(f"{path} is not a readable safetensors file ({e}). Download it again.") from e
 
 
-def describe(folder: Path) -> Entry:
-    """What the picker shows; never raises for a bad folder (the error is in the entry)."""
+def describe(folder: Path, precision: str | None = None) -> Entry:
+    """What the picker shows; never raises for a bad folder (the error is in the entry). precision: as load_folder's
+    (the "too large" check counts 2 bytes a parameter when bfloat16 runs)."""
     folder = Path(folder)
     try:
         c = _config(folder)
@@ -105,7 +107,10 @@ def describe(folder: Path) -> Entry:
         params = count_params(weight_files(folder))
     except (WeightsError, UnsupportedModel, KeyError, TypeError, ValueError) as e:
         return Entry(folder, folder.name, "?", "?", 0, str(e) if not isinstance(e, KeyError) else f"missing {e}")
-    reason = too_large(params)
+    try:
+        reason = too_large(params, precision_.bytes_per_param(precision_.resolve(precision)))
+    except ValueError as e:  # a bad $ATTENTION_LAB_PRECISION
+        reason = str(e)
     error = None if reason is None else f"too large for this machine: {reason}"
     return Entry(folder, folder.name, label, cfg.arch, params, error)
 
@@ -147,15 +152,16 @@ def size_text(params: int) -> str:
     return str(params)
 
 
-def too_large(params: int) -> str | None:
+def too_large(params: int, bytes_per_param: int = 8) -> str | None:
     """Why a model of this size is not loaded here, or None. float32 weights take 4 bytes a parameter,
-    and a forward with its trace needs about as much again."""
+    and a forward with its trace needs about as much again (8); bfloat16 weights: 2 (models/precision.py)."""
     limit = max_params()
     if params > limit:
         return f"{size_text(params)} parameters is more than {MAX_PARAMS_ENV}={size_text(limit)}"
     free = available_memory()
-    if free is not None and params * 8 > free:
-        return f"{size_text(params)} parameters need about {params * 8 / 2**30:.1f} GiB; {free / 2**30:.1f} GiB free"
+    if free is not None and params * bytes_per_param > free:
+        need = params * bytes_per_param / 2**30
+        return f"{size_text(params)} parameters need about {need:.1f} GiB; {free / 2**30:.1f} GiB free"
     return None
 
 
@@ -215,9 +221,17 @@ def _marian_tokenizer(folder: Path, vocab_size: int, eos_ids: list[int], start_i
         raise WeightsError(f"{folder}: Marian's tokenizer files cannot be read ({str(e)[:160]}).") from e
 
 
-def load_folder(folder: Path | str, progress: Callable[[float, str], None] | None = None) -> LiveModel:
-    """A published checkpoint as a LiveModel running through our Transformer."""
+def load_folder(
+    folder: Path | str, progress: Callable[[float, str], None] | None = None, precision: str | None = None
+) -> LiveModel:
+    """A published checkpoint as a LiveModel running through our Transformer. precision: "auto" | "float32" |
+    "bfloat16" (None: $ATTENTION_LAB_PRECISION, else auto; models/precision.py): in bfloat16 the matrices are kept
+    bfloat16 (a bfloat16 file's without a float32 copy) and only the matmuls run in it."""
     folder = Path(folder)
+    try:
+        dtype = precision_.resolve(precision)
+    except ValueError as e:
+        raise WeightsError(str(e)) from e
     say = progress or (lambda _f, _m: None)
     c = _config(folder)
     try:
@@ -229,7 +243,7 @@ def load_folder(folder: Path | str, progress: Callable[[float, str], None] | Non
         raise WeightsError(f"{folder / 'config.json'}: {what}.") from e
     files = weight_files(folder)
     params = count_params(files)
-    if (reason := too_large(params)) is not None:
+    if (reason := too_large(params, precision_.bytes_per_param(dtype))) is not None:
         raise WeightsError(f"{folder.name} is too large for this machine: {reason}.")
     own_head = families.UNTIE_WHEN_STORED.get(kind)  # T5: a stored lm_head unties the head (as transformers 5)
     if cfg.tie_embeddings and own_head is not None and any(own_head in _header(p) for p in files):
@@ -238,6 +252,7 @@ def load_folder(folder: Path | str, progress: Callable[[float, str], None] | Non
     with torch.device("meta"):
         skeleton = Transformer(cfg, init=False)
     expected = {k: v.shape for k, v in skeleton.state_dict().items()}
+    low = precision_.matrix_names(skeleton) if dtype == torch.bfloat16 else set()  # kept bfloat16
     del skeleton
     if cfg.tie_embeddings:
         expected.pop("head.weight", None)
@@ -251,8 +266,11 @@ def load_folder(folder: Path | str, progress: Callable[[float, str], None] | Non
             with safe_open(str(path), framework="pt") as f:
                 for name in f.keys():  # noqa: SIM118 (safe_open is not a dict)
                     t = f.get_tensor(name)
-                    # out of the memory map, as float32 (bfloat16/float16 converted: a copy either way)
-                    t = t.clone() if t.dtype == torch.float32 else t.to(torch.float32)
+                    # out of the memory map, as float32 (bfloat16/float16 converted: a copy either way); in
+                    # bfloat16 mode a stored 16-bit matrix is copied as bfloat16 (1-D gains, biases: float32 always)
+                    half = t.dtype in (torch.bfloat16, torch.float16) and t.dim() >= 2
+                    keep = torch.bfloat16 if low and half else torch.float32
+                    t = t.clone() if t.dtype == keep else t.to(keep)
                     for ours, tensor in rename(name, t, cfg):
                         if ours not in expected:
                             continue
@@ -261,7 +279,8 @@ def load_folder(folder: Path | str, progress: Callable[[float, str], None] | Non
                                 f"{path.name}: tensor {name} has shape {list(tensor.shape)}, but config.json "
                                 f"implies {list(expected[ours])}. The config and the weights are from different models."
                             )
-                        state[ours] = tensor.contiguous()
+                        want = torch.bfloat16 if ours in low else torch.float32
+                        state[ours] = (tensor if tensor.dtype == want else tensor.to(want)).contiguous()
         except WeightsError:
             raise
         except Exception as e:  # safetensors' own errors on damaged data
@@ -279,5 +298,7 @@ def load_folder(folder: Path | str, progress: Callable[[float, str], None] | Non
     if cfg.tie_embeddings:
         net.head.weight = net.tok_emb.weight
     net.rebuild_fixed()
+    precision_.mix(net)  # bfloat16 matrices: matmuls in bfloat16, everything between them float32
     meta = {"source": str(folder), "family": label, "model_type": kind, "params": params, "name": folder.name}
+    meta["precision"] = precision_.running(net)
     return LiveModel(net, tok, meta)

@@ -23,6 +23,7 @@ ACTIVATIONS = ("relu", "gelu", "swiglu")  # what the Architecture lab offers
 ALL_ACTIVATIONS = (*ACTIVATIONS, "gelu_tanh", "silu")
 ALL_ACTIVATIONS = (*ALL_ACTIVATIONS, "geglu")  # Gemma: W2·(GELU_tanh(W1·x) ⊙ W3·x), gated like SwiGLU
 LAYER_TYPES = ("full_attention", "sliding_attention")  # Gemma 2/3's per-layer attention kinds (config.layer_types)
+LAYER_TYPES = (*LAYER_TYPES, "linear_attention")  # Qwen3.5: Gated DeltaNet layers (models/linear_attention.py)
 POSITIONALS = ("sinusoidal", "learned", "rope", "none")
 # T5 (Raffel et al. 2020): a learned per-head bias on q·k by bucketed relative position; published models only
 ALL_POSITIONALS = (*POSITIONALS, "relative")
@@ -38,6 +39,9 @@ QUIET_DEFAULTS.update(shared_block_norm=False, nope_layers=None, qk_norm_scope="
 QUIET_DEFAULTS.update(embedding_size=None, shared_layers=False, mlm_activation=None, detector_head=False)  # ALBERT
 QUIET_DEFAULTS.update(rel_buckets=32, rel_max_distance=128, head_rescale=False)  # T5
 QUIET_DEFAULTS.update(layer_types=None, rope_local_base=None, attn_softcap=None, final_softcap=None)  # Gemma 2/3
+QUIET_DEFAULTS.update(embed_multiplier=None, residual_scale=None, logits_divisor=None)  # Granite MoE
+QUIET_DEFAULTS.update(attn_output_gate=False, linear_key_heads=0, linear_value_heads=0, linear_key_dim=0,
+                      linear_value_dim=0, linear_conv_kernel=4)  # Qwen3.5  # fmt: skip
 
 # The vocabulary size of the shipped byte-level BPE tokenizer (models/weights/tokenizer.json);
 # a config built for the shipped tokenizer needs at least this many embedding rows.
@@ -119,6 +123,22 @@ class ModelConfig:
     rel_buckets: int = 32
     rel_max_distance: int = 128
     head_rescale: bool = False  # T5: the final hidden state × d_model^-0.5 before the (tied) output head
+    # Granite MoE (models/families/granite.py); the defaults change nothing and are quiet (QUIET_DEFAULTS). Its
+    # attention_multiplier is attn_scale (it replaces 1/sqrt(d_head)).
+    embed_multiplier: float | None = None  # token embeddings × this (besides embed_scale's sqrt(d)); None: none
+    residual_scale: float | None = None  # each sublayer's output × this before it joins the residual; None: 1
+    logits_divisor: float | None = None  # logits = head(h) / this (Granite's logits_scaling); None: none
+    # Qwen3.5 (models/families/qwen35.py, models/linear_attention.py); the defaults change nothing and are quiet.
+    # attn_output_gate: the q projection gives each head [query | gate]; its output × sigmoid(gate) before W_O.
+    # layer_types may name "linear_attention" layers: Gated DeltaNet (Yang et al. 2024, arXiv 2412.06464) in place of
+    # softmax attention, with linear_key_heads query/key heads of linear_key_dim dims, linear_value_heads value heads
+    # of linear_value_dim dims, and a causal depthwise conv of linear_conv_kernel taps (then SiLU) on q, k and v.
+    attn_output_gate: bool = False
+    linear_key_heads: int = 0
+    linear_value_heads: int = 0
+    linear_key_dim: int = 0
+    linear_value_dim: int = 0
+    linear_conv_kernel: int = 4
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple[str, ...]) -> None:
@@ -199,6 +219,8 @@ class ModelConfig:
         _check_encoder_family_options(self)  # ALBERT, DistilBERT, ELECTRA
         _check_gemma_options(self)  # Gemma 2, Gemma 3
         _check_relative_options(self)  # T5
+        _check_granite_options(self)  # Granite MoE
+        _check_linear_options(self)  # Qwen3.5
 
     @property
     def d_head(self) -> int:
@@ -238,6 +260,10 @@ class ModelConfig:
         if self.rope_local_base is not None and self.layer_window(layer) is not None:
             return float(self.rope_local_base)
         return self.rope_base
+
+    def is_linear(self, layer: int) -> bool:
+        """Whether this layer is Gated DeltaNet linear attention (Qwen3.5's "linear_attention"), not softmax."""
+        return self.layer_types is not None and self.layer_types[layer] == "linear_attention"
 
     def to_dict(self) -> dict:
         """All fields, except the MoE ones of a dense model (n_experts = 0) and those of QUIET_DEFAULTS that hold
@@ -362,3 +388,40 @@ def _check_gemma_options(cfg: ModelConfig) -> None:
         cap = getattr(cfg, name)
         if cap is not None and not (isinstance(cap, (int, float)) and math.isfinite(cap) and cap > 0):
             raise ValueError(f"{name} must be a positive number (cap·tanh(x/cap)) or None, got {cap!r}")
+
+
+def _check_granite_options(cfg: ModelConfig) -> None:
+    """embed_multiplier, residual_scale, logits_divisor (Granite MoE): each a positive number or None."""
+    what = {"embed_multiplier": "token embeddings × it", "residual_scale": "each sublayer's output × it",
+            "logits_divisor": "logits / it"}  # fmt: skip
+    for name, does in what.items():
+        value = getattr(cfg, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not math.isfinite(value) or value <= 0):  # fmt: skip
+            raise ValueError(f"{name} must be a positive number ({does}) or None, got {value!r}")
+    if cfg.logits_divisor is not None and (cfg.mlm_head or cfg.head_bias or cfg.detector_head):
+        raise ValueError("logits_divisor divides what a plain linear head reads (head(h / s) = head(h) / s): it needs "
+                         "mlm_head=False, head_bias=False and detector_head=False")  # fmt: skip
+    if cfg.residual_scale is not None and (cfg.norm_position != "pre" or cfg.parallel_residual):
+        raise ValueError("residual_scale scales each sublayer's output in x + s·f(norm(x)): it needs "
+                         "norm_position='pre' and parallel_residual=False")  # fmt: skip
+
+
+def _check_linear_options(cfg: ModelConfig) -> None:
+    """attn_output_gate and the Gated DeltaNet sizes (Qwen3.5): set together with "linear_attention" layers."""
+    if not isinstance(cfg.attn_output_gate, bool):
+        raise ValueError(f"attn_output_gate must be True or False, got {cfg.attn_output_gate!r}")
+    sizes = ("linear_key_heads", "linear_value_heads", "linear_key_dim", "linear_value_dim")
+    linear = cfg.layer_types is not None and "linear_attention" in cfg.layer_types
+    for name in (*sizes, "linear_conv_kernel"):
+        value = getattr(cfg, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+    if linear and (min(getattr(cfg, n) for n in sizes) < 1 or cfg.linear_conv_kernel < 1):
+        raise ValueError(f"layer_types names linear_attention layers: set {', '.join(sizes)} (each >= 1) and "
+                         "linear_conv_kernel >= 1")  # fmt: skip
+    if not linear and any(getattr(cfg, n) for n in sizes):
+        raise ValueError(f"{', '.join(sizes)} size Gated DeltaNet layers: they need layer_types with linear_attention")
+    if linear and cfg.linear_value_heads % cfg.linear_key_heads:
+        raise ValueError(f"linear_value_heads={cfg.linear_value_heads} must be a multiple of linear_key_heads="
+                         f"{cfg.linear_key_heads}: each query/key head serves a group of value heads")  # fmt: skip

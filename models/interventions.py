@@ -15,7 +15,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from . import readonly
+from . import precision, readonly
 from .attention import ABLATIONS, make_mask
 from .live import LiveModel, Trace
 from .probes import HELD_OUT_SEED, random_span
@@ -52,7 +52,7 @@ def logit_lens(model: LiveModel, trace: Trace) -> Lens:
     [V] logits at a time, never [L+1, T, V] at once. The last layer first, as it names the final tokens."""
     check_decoder(model)
     net = model.net
-    hidden = readonly.tensor(trace.hidden["decoder"], net.head.weight.dtype)  # [L+1, T, d]
+    hidden = readonly.tensor(trace.hidden["decoder"], precision.activations(net.head.weight.dtype))  # [L+1, T, d]
     n_layers, n_pos, _ = hidden.shape
     rows = max(1, LENS_CHUNK // model.config.vocab_size)
     top_ids = np.empty((n_layers, n_pos), np.int64)

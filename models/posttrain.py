@@ -264,6 +264,12 @@ def post_train(base: Transformer, tok: BPETokenizer, seed: int = SEED, recipe: d
     return {"sft": sft, "dpo": dpo}, results
 
 
+def margins(measured: dict[str, list[float]]) -> list[float]:
+    """The margin log π(chosen|x) − log π(rejected|x) of each pair of a measure() result (> 0: the correct name is
+    preferred)."""
+    return [w - lo for w, lo in zip(measured["chosen"], measured["rejected"], strict=True)]
+
+
 def summary(results: dict, stage: str, on: str = "held") -> dict[str, float]:
     """Mean log π(chosen), mean log π(rejected), the mean margin and the preference accuracy (share of
     pairs with log π(chosen) > log π(rejected)) of one stage; implicit rewards β·log(π/π_ref) against

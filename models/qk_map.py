@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import probes, readonly
+from . import precision, probes, readonly
 from .live import LiveModel, Trace
 
 EXTRA_SEQS, EXTRA_SPAN = 4, 16  # repeated random sequences beside the prompt: 4 x (2 x 16) tokens
@@ -67,7 +67,7 @@ def head_qk(model: LiveModel, x: np.ndarray, kind: str, layer: int, head: int) -
     net = model.net
     block = (net.decoder if kind == "decoder.self" else net.encoder)[layer]
     attn = block.self_attn
-    dtype = next(attn.parameters()).dtype
+    dtype = precision.activations(next(attn.parameters()).dtype)  # float32 beside bfloat16 matrices
     h = readonly.tensor(np.asarray(x), dtype)
     h = block.norm_self(h) if block.pre else h
     dh, group = attn.d_head, attn.n_heads // attn.n_kv_heads

@@ -112,6 +112,8 @@ class Transformer(nn.Module):
         x = self.tok_emb(ids)  # (B, T, d)
         if self.cfg.embed_scale:
             x = x * math.sqrt(self.cfg.d_model)
+        if self.cfg.embed_multiplier is not None:  # Granite: embedding_multiplier
+            x = x * self.cfg.embed_multiplier
         if self.pe is not None:
             x = x + self.pe[positions]
         elif self.pos_emb is not None:
@@ -137,7 +139,11 @@ class Transformer(nn.Module):
         return head if self.cfg.final_softcap is None else SoftCap(head, self.cfg.final_softcap)
 
     def head_input(self, h: torch.Tensor) -> torch.Tensor:
-        """What the head reads: T5 (head_rescale) scales the final hidden state by d_model^-0.5 before its tied head."""
+        """What the head reads: T5 (head_rescale) scales the final hidden state by d_model^-0.5 before its tied head.
+        Granite's logits / logits_divisor is applied here as head(h / s): the same for a linear head without a bias
+        (config.py checks), and LazyLogits' rows get it too."""
+        if self.cfg.logits_divisor is not None:
+            h = h / self.cfg.logits_divisor
         return h * self.cfg.d_model**-0.5 if self.cfg.head_rescale else h
 
     def position_bias(self, blocks, n_queries: int, start: int = 0) -> torch.Tensor | None:

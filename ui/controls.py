@@ -43,7 +43,16 @@ class Depth:
     n_heads: int
 
 
+def softmax_layers_or_stop(cfg: models.ModelConfig | Depth) -> None:
+    """A page that assumes every layer is softmax attention says in one sentence why it skips a model with Gated
+    DeltaNet linear-attention layers (Qwen3.5), and stops; the Explorer draws them (lessons/explorer_linear.py)."""
+    if "linear_attention" in (getattr(cfg, "layer_types", None) or ()):
+        st.info(t("ctl.linear_layers"))
+        shell.stop()
+
+
 def layer_head(cfg: models.ModelConfig | Depth, with_head: bool = True) -> tuple[int, int]:
+    softmax_layers_or_stop(cfg)  # Qwen3.5: its trace's rows are not its layer numbers
     _clamp("layer", cfg.n_layers)
     _clamp("head", cfg.n_heads)
     cols = st.columns(2)

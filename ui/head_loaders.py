@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 import models
-from models import heads, interventions, probes, qk_map, revisions
+from models import heads, interventions, neuron_view, probes, qk_map, revisions
 
 from .loaders import _remembered, get_model, trace
 from .params import local_models
@@ -80,6 +80,14 @@ def qk_points(name: str, weights: str, text: str, layer: int, head: int) -> qk_m
     """One head's query/key map over the prompt's (cached) trace and the model's probe batch."""
     model = get_model(name, weights)
     return qk_map.qk_map(model, trace(name, weights, text), layer, head, qk_probe_batch(name, weights))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def neuron(name: str, weights: str, text: str, target: str | None, kind: str, layer: int, head: int, query: int,
+           key: int) -> neuron_view.NeuronView:  # fmt: skip
+    """The Explorer's neuron view of one query and key of one head (models/neuron_view.py) over the cached trace."""
+    return neuron_view.neuron_view(get_model(name, weights), trace(name, weights, text, target), kind, layer, head,
+                                   query, key)  # fmt: skip
 
 
 # ----------------------------------------------------------------- heads forming during training (real checkpoints)

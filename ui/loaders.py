@@ -158,7 +158,8 @@ def greedy_target(name: str, weights: str, text: str) -> str:
 def get_variant(name: str, positional: str) -> models.LiveModel:
     """A random-init model with the shipped model's config but another positional encoding."""
     model = get_model(name)
-    return models.build(dataclasses.replace(model.config, positional=positional), model.tokenizer)
+    rope_only = {} if positional == "rope" else dict(rotary_dim=None, nope_layers=None, rope_local_base=None)
+    return models.build(dataclasses.replace(model.config, positional=positional, **rope_only), model.tokenizer)
 
 
 def _self_attention_run(model: models.LiveModel, text: str, mask: str | None = None, attn_scale: float | None = None):

@@ -19,6 +19,16 @@ from .url import BOOL, MAX_SENTENCES_CHARS, MAX_WORD_CHARS, TEXT, Param, choice,
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 WEIGHTS = ("trained", "random")
 DEFAULT_PROMPT = "the cats that the dog sees are happy ."
+# The prompt a session opens on when neither the student nor the URL gave one: the toy models are bilingual, so a
+# Chinese interface opens on Chinese text (one of the decoder's examples, ui/shell.py EXAMPLES). PARAMS["prompt"]
+# keeps the English one: guided lessons and their checks are written for it.
+DEFAULT_PROMPTS = {"en": DEFAULT_PROMPT, "zh": "小明说小红喜欢苹果。小明说小红喜欢"}
+
+
+def default_prompt(lang: str) -> str:
+    return DEFAULT_PROMPTS.get(lang, DEFAULT_PROMPT)
+
+
 ATTENTION_KINDS = ("encoder.self", "decoder.self", "decoder.cross")
 VIEWS = ("heatmap", "grid", "lines")
 AGGREGATES = ("head", "mean", "rollout")
@@ -43,6 +53,9 @@ LIVE_FACTORS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # × the model's own 1/sq
 DECODING = ("greedy", "sample")
 MAX_NEW = 64
 RECIPE_RULES = ("bernoulli", "exact")  # MLM: each token with p = 0.15 (this app's training) | BERT's exact count
+# a published T5's task prefixes (Raffel et al. 2020, Appendix D: its translation tasks); "none": the text as typed
+T5_TASKS = {"de": "translate English to German: ", "fr": "translate English to French: ",
+            "ro": "translate English to Romanian: ", "none": ""}  # fmt: skip
 
 
 # architecture lab: two configurations, A and B; each field is a URL parameter a_<field> / b_<field>,
@@ -283,6 +296,7 @@ PARAMS: dict[str, Param] = {
     "source": Param("1234", **TEXT),
     "tr_step": Param(1, int_in(1, MAX_NEW)),
     "typed": Param(None, **TEXT),  # None: the model's own translation
+    "t5_task": Param("de", choice(*T5_TASKS)),  # a published T5 only
     # masked tokens
     "picked": Param([2], int_list(0, 255), lambda v: ",".join(map(str, v))),  # 2: "cats" in the default prompt
     "focus_mask": Param(0, int_in(0, 255)),
@@ -327,4 +341,11 @@ PARAMS |= {
 }
 # pretraining objectives (lessons/objectives.py)
 PARAMS |= {"obj_seed": Param(1, int_in(0, 9999))}
+# the Explorer's neuron view (lessons/explorer_neuron.py): shown or not, its query and key (-1: the last token,
+# and the query's highest-weight key; not None, which a selectbox shows as an untranslated "Choose an option")
+PARAMS |= {"neuron": Param(False, **BOOL), "nv_q": Param(-1, int_in(-1, 100_000)),
+           "nv_k": Param(-1, int_in(-1, 100_000))}  # fmt: skip
+# its ELECTRA section with a published discriminator: the words replaced (0-based; 4: "dog" in the default prompt)
+PARAMS |= {"electra_words": Param([4], int_list(0, 255), lambda v: ",".join(map(str, v))),
+           "electra_with": Param("car", **text(MAX_WORD_CHARS))}  # fmt: skip
 SHARED = ["lang", "model", "weights", "present", "prompt", "tables"]

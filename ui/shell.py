@@ -15,7 +15,7 @@ import models
 from models import checkpoints
 from models.tokenizer import BPETokenizer
 
-from . import charts, fetch_panel, params, state, url
+from . import charts, fetch_panel, params, precision_ui, state, url
 from .i18n import md, names, t
 from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
 from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, RUNS, run_slot  # noqa: F401  (app.py, tests)
@@ -136,9 +136,17 @@ def sidebar() -> state.Settings:
     for name in state.SHARED:
         state.ensure(name)
     with st.sidebar:
-        st.selectbox("Language / 语言", list(params.LANGUAGES), format_func=params.LANGUAGES.get, key="lang")
+        st.selectbox(
+            "Language / 语言",
+            list(params.LANGUAGES),
+            format_func=params.LANGUAGES.get,
+            key="lang",
+            on_change=state.follow_language,  # the app's own default prompt follows the language
+        )
         fetch_panel.select_pending()
         st.selectbox(t("model.label"), list(params.model_names()), format_func=model_labels(), key="model")
+        if st.session_state.get("model") in params.local_models() or st.session_state.get("model") in models.PRETRAINED:
+            st.caption(precision_ui.line())  # issue 30: the precision published models run in (ui/precision_ui.py)
         fetch_panel.panel()
         st.segmented_control(
             t("weights.label"),
@@ -162,11 +170,16 @@ def _use_example(model: str) -> None:
     if choice is not None:
         st.session_state["prompt"] = examples(model)[choice]
         st.session_state["example"] = None
+        st.session_state.pop("_auto_prompt", None)  # the student's choice: a language switch keeps it
 
 
 def examples(model: str) -> list[str]:
+    """The model's example prompts; in the Chinese interface the Chinese ones first (the toy models are bilingual)."""
     entry = params.local_models().get(model)
-    return EXAMPLES[model] if entry is None else REAL_EXAMPLES.get(entry.arch, REAL_EXAMPLES["decoder"])
+    found = EXAMPLES[model] if entry is None else REAL_EXAMPLES.get(entry.arch, REAL_EXAMPLES["decoder"])
+    if state.lang() != "zh":
+        return found
+    return sorted(found, key=lambda text: re.search(CJK_CHAR, text) is None)  # stable: each group keeps its order
 
 
 def live_typing(settings: state.Settings) -> bool:
@@ -324,7 +337,7 @@ def track(*names: str) -> None:
 
 
 def finish_run() -> None:
-    url.sync(params.PARAMS, st.session_state.pop("_url_names", []))
+    url.sync(params.PARAMS, st.session_state.pop("_url_names", []), {"prompt": state.default("prompt")})
 
 
 def stop() -> NoReturn:

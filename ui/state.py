@@ -8,15 +8,31 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from .params import PARAMS, SHARED
+from .params import PARAMS, SHARED, default_prompt
 
 PRESENTATION_SCALE = 1.5  # figure and font scale on a projector
 
 
 def ensure(name: str) -> None:
-    """Give a widget key its default before the widget is drawn (widgets then take no value=)."""
+    """Give a widget key its default before the widget is drawn (widgets then take no value=). The prompt's is the
+    language's (params.DEFAULT_PROMPTS), remembered as put there by the app: follow_language may replace it."""
     if name not in st.session_state:
-        st.session_state[name] = PARAMS[name].default
+        st.session_state[name] = default(name)
+        if name == "prompt":
+            st.session_state["_auto_prompt"] = st.session_state[name]
+
+
+def default(name: str) -> object:
+    """What a parameter is when nothing set it, in this session's language (the URL leaves it out)."""
+    return default_prompt(lang()) if name == "prompt" else PARAMS[name].default
+
+
+def follow_language() -> None:
+    """on_change of the language picker: a prompt the app put there (ensure) becomes the new language's default;
+    one the student typed or picked, or a link gave, stays as it is."""
+    ss = st.session_state
+    if "_auto_prompt" in ss and ss.get("prompt") == ss["_auto_prompt"]:
+        ss["prompt"] = ss["_auto_prompt"] = default_prompt(ss.get("lang", "en"))
 
 
 def keep_values() -> None:

@@ -110,13 +110,15 @@ def restore_once(params: dict[str, Param], aliases: dict[str, str] | None = None
     return ignored
 
 
-def sync(params: dict[str, Param], names: list[str]) -> None:
-    """Mirror the current widget values of `names` to the URL; defaults are left out."""
+def sync(params: dict[str, Param], names: list[str], defaults: dict[str, Any] | None = None) -> None:
+    """Mirror the current widget values of `names` to the URL; defaults are left out (`defaults` overrides a
+    parameter's: the prompt's depends on the language)."""
     wanted = {}
     for name in names:
         param = params[name]
-        value = st.session_state.get(name, param.default)
-        if value != param.default and value is not None:
+        default = (defaults or {}).get(name, param.default)
+        value = st.session_state.get(name, default)
+        if value != default and value is not None:
             wanted[name] = param.dump(value)
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)

@@ -25,6 +25,7 @@ from viz.lens import lens_table
 from viz.lines import Series, lines
 from viz.matrices import head_rows, value_heatmap
 from viz.moe import expert_load, router_choices
+from viz.neuron import NeuronWords, neuron_bars
 from viz.palette import (
     ATTENTION_COLORSCALE,
     BAR,
@@ -42,6 +43,7 @@ from viz.palette import (
 )
 from viz.roles import ROLE_COLORS, qk_scatter, role_grid, role_table
 from viz.scaling import scaling_contours
+from viz.softcap import softcap_curve
 from viz.tokens import token_strip
 from viz.treemap import param_treemap
 from viz.vectors import Arrow, plane_vectors
@@ -61,6 +63,7 @@ __all__ = [
     "WEIGHT_DASH",
     "Arrow",
     "Labels",
+    "NeuronWords",
     "ScalingLabels",
     "Series",
     "attention_csv",
@@ -84,6 +87,7 @@ __all__ = [
     "lens_table",
     "lines",
     "mask_heatmap",
+    "neuron_bars",
     "param_treemap",
     "plane_vectors",
     "qk_scatter",
@@ -92,6 +96,7 @@ __all__ = [
     "router_choices",
     "scaling_contours",
     "short_count",
+    "softcap_curve",
     "token_strip",
     "value_heatmap",
 ]

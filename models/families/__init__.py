@@ -24,12 +24,14 @@ from .encoders import albert_config, albert_rename, distilbert_config, distilber
 from .gemma import gemma_config, gemma_rename
 from .gpt1 import gpt1_config, gpt1_rename
 from .gpt2 import gpt2_config, gpt2_rename
+from .granite import granite_moe_config, granite_moe_rename
 from .llama import llama_config, llama_rename
 from .marian import marian_config, marian_rename
 from .mixtral import mixtral_config, mixtral_rename
 from .neox import neox_config, neox_rename
 from .olmo2 import olmo2_config, olmo2_rename
 from .phi import phi_config, phi_rename
+from .qwen35 import qwen35_config, qwen35_rename
 from .smollm3 import smollm3_config
 from .t5 import UNTIE_WHEN_STORED, t5_config, t5_rename
 
@@ -67,6 +69,13 @@ __all__ += ["gpt1_config", "gpt1_rename", "olmo2_config", "olmo2_rename", "phi_c
 FAMILIES["gemma2"] = ("Gemma 2", gemma_config, gemma_rename)
 FAMILIES["gemma3_text"] = ("Gemma 3", gemma_config, gemma_rename)
 __all__ += ["gemma_config", "gemma_rename"]
+# Qwen3.5 (text): Gated DeltaNet linear layers between gated softmax layers; published nested (text_config) or flat
+FAMILIES["qwen3_5"] = ("Qwen3.5", qwen35_config, qwen35_rename)
+FAMILIES["qwen3_5_text"] = ("Qwen3.5", qwen35_config, qwen35_rename)
+__all__ += ["qwen35_config", "qwen35_rename"]
+# Granite MoE: Mixtral-like experts (stacked in the file), embedding / residual / attention / logits multipliers
+FAMILIES["granitemoe"] = ("Granite MoE", granite_moe_config, granite_moe_rename)
+__all__ += ["granite_moe_config", "granite_moe_rename"]
 
 
 def family_of(c: dict) -> str:

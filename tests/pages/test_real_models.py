@@ -12,6 +12,8 @@ import re
 import pytest
 
 from tests.models.hf.tiny import build
+from tests.models.hf.tiny_encoders import build_encoder
+from tests.models.hf.tiny_qwen35 import build_qwen35
 from ui import params
 
 from .apptest import figures, heatmaps, open_app
@@ -26,6 +28,8 @@ def models_dir(tmp_path_factory):
     build("bert", root / "tiny-bert")
     build("gpt2", root / "tiny-gpt2")
     build("marian", root / "tiny-marian")
+    build_encoder("electra-discriminator", root / "tiny-electra")  # no vocabulary head: one logit per token
+    build_qwen35(root / "tiny-qwen35")  # Gated DeltaNet linear layers: pages that pick a layer say why they skip it
     return root
 
 
@@ -36,7 +40,7 @@ def local(models_dir, monkeypatch):
 
 
 def test_the_picker_lists_family_architecture_and_size(local):
-    assert set(local) == {"tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian"}
+    assert set(local) == {"tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian", "tiny-electra", "tiny-qwen35"}
     at = open_app("explorer")
     labels = at.selectbox(key="model").options  # as shown: the format_func's labels
     assert "tiny-qwen2 · Qwen2 decoder · 147K" in labels
@@ -44,12 +48,14 @@ def test_the_picker_lists_family_architecture_and_size(local):
     assert any(label.startswith("tiny-marian · Marian encoder-decoder · ") for label in labels)
 
 
-@pytest.mark.parametrize("name", ["tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian"])
+@pytest.mark.parametrize("name", ["tiny-qwen2", "tiny-bert", "tiny-gpt2", "tiny-marian", "tiny-electra", "tiny-qwen35"])
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_works_or_says_why(local, name, page):
     at = open_app(page, model=name, prompt="小明喜欢猫 and the cat sat .")
     assert not at.exception, [e.value for e in at.exception]
-    if page == "explorer":
+    if page == "explorer" and name == "tiny-qwen35":  # its own view (tests/pages/test_qwen35_pages.py)
+        assert any("implied attention" in str(f["layout"]["title"]["text"]) for f in figures(at))
+    elif page == "explorer":
         (hm, *_) = heatmaps(at)
         assert any(y.endswith("明") for y in hm["y"])  # Chinese shows as characters, never mojibake
 

@@ -67,3 +67,14 @@ def test_chinese():
     at = page(lang="zh")
     assert "模型时间线" in markdown_text(at) or any("模型时间线" in h.value for h in at.header)
     assert by_header(at, "日期")["注意力"][-1] == "GQA"
+
+
+def test_the_gpt1_note_says_it_runs_here():
+    """GPT-1's note names the Hub id the loader reads (models.families has its model_type) and both ways to add it."""
+    from models import families
+
+    assert "openai-gpt" in families.FAMILIES  # openai-community/openai-gpt's config.json model_type
+    for lang, add in (("en", "“Add a model…”"), ("zh", "“添加模型……”")):
+        text = markdown_text(page(lang=lang))
+        assert "`openai-community/openai-gpt`" in text and add in text
+        assert "`python -m models.fetch openai-community/openai-gpt`" in text

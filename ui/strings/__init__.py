@@ -9,6 +9,8 @@ from . import (
     common,
     ctl,
     explorer,
+    explorer_linear,
+    explorer_neuron,
     fetch,
     generate,
     guides,
@@ -27,6 +29,7 @@ from . import (
     part,
     positional,
     posttrain,
+    posttrain_margins,
     prompt,
     rank,
     scaling,
@@ -42,7 +45,7 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, classroom, common, ctl, explorer, fetch, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
-                   masks, mlm, model, nav, objectives, part, positional, posttrain, prompt, rank, scaling,
+    for module in (attn, block, classroom, common, ctl, explorer, explorer_linear, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
+                   masks, mlm, model, nav, objectives, part, positional, posttrain, posttrain_margins, prompt, rank, scaling,
                    scaling_moe, shell, similarity, softmax, step, tokens, translate, weights)
 }  # fmt: skip

@@ -2,6 +2,13 @@
 
 STRINGS: dict[str, dict[str, str]] = {
     "ctl.layer": {"en": "Layer", "zh": "层"},
+    "ctl.linear_layers": {
+        "en": "This model mixes softmax attention with Gated DeltaNet linear-attention layers, whose implied "
+        "attention is not a softmax over keys; this page assumes every layer is softmax attention, so it "
+        "does not draw this model.",
+        "zh": "该模型混合了 softmax 注意力与 Gated DeltaNet 线性注意力层，后者的隐含注意力不是对键的 softmax；"
+        "本页假设每一层都是 softmax 注意力，因此不绘制该模型。",
+    },
     "ctl.head": {"en": "Head", "zh": "头"},
     "ctl.attn": {"en": "Attention", "zh": "注意力"},
     "ctl.view": {"en": "View", "zh": "视图"},

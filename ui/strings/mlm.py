@@ -1,6 +1,13 @@
 """Strings of the masked-token lesson (encoder-only)."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    "mlm.no_head_detector": {
+        "en": "This checkpoint is an ELECTRA discriminator: its head gives every token one number, the probability that "
+        "it was replaced, and predicts no tokens, so it cannot fill in blanks. The Pretraining objectives page runs it; pick a "
+        "BertForMaskedLM, RobertaForMaskedLM or ELECTRA generator checkpoint here.",
+        "zh": "这个检查点是 ELECTRA 判别器：它的输出头只给每个词元一个数，即该词元被替换的概率，不预测任何词元，"
+        "因此无法填空。“预训练目标”页会运行它；这里请选择 BertForMaskedLM、RobertaForMaskedLM 或 ELECTRA 生成器的检查点。",
+    },
     "mlm.no_head": {
         "en": "This checkpoint has no masked-language-model head (a sentence encoder such as MiniLM ships without "
         "it), so it cannot fill in blanks. Pick a BertForMaskedLM or RobertaForMaskedLM checkpoint.",

@@ -35,4 +35,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Loading {name} ({weights}): reading the pretrained weights into memory, a few seconds the first time…",
         "zh": "正在加载 {name}（{weights}）：把预训练权重读入内存，首次需要几秒钟……",
     },
+    # issue 30: which precision a published model's matmuls run in (models/precision.py, ui/precision_ui.py)
+    "model.precision.bfloat16": {
+        "en": "Published models run their matmuls in **bfloat16** ({why}); softmax, attention weights, norms and "
+        "everything drawn stay float32. Set `{env}=float32` to run float32.",
+        "zh": "已发布模型的矩阵乘法以 **bfloat16** 运行（{why}）；softmax、注意力权重、归一化与所有绘制的数值仍为 "
+        "float32。设置 `{env}=float32` 可改为 float32。",
+    },
+    "model.precision.float32": {
+        "en": "Published models run in **float32** ({why}). Set `{env}=bfloat16` for faster bfloat16 matmuls.",
+        "zh": "已发布模型以 **float32** 运行（{why}）。设置 `{env}=bfloat16` 可使用更快的 bfloat16 矩阵乘法。",
+    },
+    "model.precision.why.auto_native": {
+        "en": "auto: this CPU has native bfloat16",
+        "zh": "auto：此 CPU 原生支持 bfloat16",
+    },
+    "model.precision.why.auto_plain": {
+        "en": "auto: this CPU lacks native bfloat16",
+        "zh": "auto：此 CPU 不原生支持 bfloat16",
+    },
+    "model.precision.why.set": {"en": "set by {env}", "zh": "由 {env} 设定"},
 }

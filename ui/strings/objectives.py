@@ -3,8 +3,9 @@
 STRINGS: dict[str, dict[str, str]] = {
     "objectives.always_toy": {
         "en": "This page cuts the prompt with the toy models' tokenizer and runs the shipped small ELECTRA pair, "
-        "whatever model the sidebar shows.",
-        "zh": "无论侧边栏选了哪个模型，本页都用玩具模型的分词器切分输入，并运行随应用提供的小型 ELECTRA 生成器与判别器。",
+        "whatever model the sidebar shows (only a published ELECTRA discriminator replaces the pair).",
+        "zh": "无论侧边栏选了哪个模型，本页都用玩具模型的分词器切分输入，并运行随应用提供的小型 ELECTRA 生成器与判别器"
+        "（只有选中已发布的 ELECTRA 判别器时，才由它代替这一对模型）。",
     },
     "objectives.intro": {
         "en": "Six ways to turn raw text into a training signal, on **your prompt**. For each: what the model sees, "
@@ -75,13 +76,49 @@ STRINGS: dict[str, dict[str, str]] = {
         "**every** token, whether it is original or replaced. The loss is L_gen + λ·L_disc with λ = {lam}. The "
         "generator is trained by **maximum likelihood**, like BERT, **not adversarially** as in a GAN, whatever some "
         "notes imply: no gradient flows from the discriminator into the generator, and the paper (§3.2) reports that "
-        "adversarial training worked worse. Below: a generator (1 layer, width 32) and a discriminator (2 layers, "
-        "width 64) trained here on the toy corpus, run live on your prompt.",
+        "adversarial training worked worse.",
         "zh": "ELECTRA（Clark et al. 2020）训练两个网络。一个小的**生成器**（即掩码语言模型）用它采样的词元填入被掩码的位置；"
         "**判别器**读入结果，对**每一个**词元判断它是原词还是被替换的。损失为 L_gen + λ·L_disc，λ = {lam}。"
         "生成器用**最大似然**训练（和 BERT 一样），**而不是**像 GAN 那样**对抗训练**，尽管有些讲义暗示如此："
-        "判别器的梯度不会传回生成器，论文（§3.2）也报告对抗训练效果更差。下面是在玩具语料上训练好的生成器（1 层，宽 32）"
-        "和判别器（2 层，宽 64），在你的输入上实时运行。",
+        "判别器的梯度不会传回生成器，论文（§3.2）也报告对抗训练效果更差。",
+    },
+    "objectives.electra_toy": {
+        "en": "Below: a generator (1 layer, width 32) and a discriminator (2 layers, width 64) trained here on the toy "
+        "corpus, run live on your prompt.",
+        "zh": "下面是在玩具语料上训练好的生成器（1 层，宽 32）和判别器（2 层，宽 64），在你的输入上实时运行。",
+    },
+    "objectives.detector_intro": {
+        "en": "The sidebar shows a published ELECTRA discriminator, {name}: this section runs it instead of the shipped "
+        "pair. Its checkpoint has no generator, so **you** are the generator: pick words of your prompt and type the "
+        "word that replaces them.",
+        "zh": "侧边栏选中的是一个已发布的 ELECTRA 判别器 {name}：本节改为运行它，而不是随应用提供的那一对模型。"
+        "它的检查点不带生成器，所以由**你**来充当生成器：在你的输入中选出要替换的词，再输入替换它们的词。",
+    },
+    "objectives.detector_pick": {"en": "Words to replace", "zh": "要替换的词"},
+    "objectives.detector_with": {"en": "Replace them with", "zh": "替换为"},
+    "objectives.detector_reads": {
+        "en": "The discriminator reads: {text}",
+        "zh": "判别器读到的句子：{text}",
+    },
+    "objectives.detector_bars_title": {
+        "en": "The discriminator's P(replaced) per token; red: you replaced it",
+        "zh": "判别器给每个词元的 P（被替换）；红色：你替换过的词元",
+    },
+    "objectives.detector_readout": {
+        "en": "Each bar is the discriminator's probability that this token is **not** the original one: the sigmoid of "
+        "the one logit its head gives every token (Clark et al. 2020, §2). It never sees your original sentence. "
+        "At threshold 0.5 it flags {flagged} tokens and labels **{right} of {n}** correctly ({r} really replaced); "
+        "answering “all original” would get {baseline}.",
+        "zh": "每根柱子是判别器认为该词元**不是**原词的概率：它的输出头给每个词元一个 logit，再取 sigmoid"
+        "（Clark et al. 2020，§2）。它从未见过你的原句。以 0.5 为阈值，它标出了 {flagged} 个词元，"
+        "在 **{n} 个**词元中判对 **{right} 个**（其中 {r} 个确实被替换）；全部回答“原词”能判对 {baseline} 个。",
+    },
+    "objectives.detector_caption": {
+        "en": "A replacement equal to the original word counts as original, as in the paper. Specials ([CLS], [SEP]) "
+        "are never replaced. A tiny random checkpoint gives probabilities that mean nothing; "
+        "google/electra-small-discriminator (Add a model…) is the published one.",
+        "zh": "替换成与原词相同的词仍算作原词（与论文一致）。特殊词元（[CLS]、[SEP]）从不被替换。"
+        "随机初始化的小模型给出的概率没有意义；google/electra-small-discriminator（侧边栏“添加模型……”）才是真正发布的判别器。",
     },
     "objectives.electra_missing": {
         "en": "The ELECTRA weights cannot be used: {error}",

@@ -209,4 +209,37 @@ STRINGS: dict[str, dict[str, str]] = {
         "still learn positional information”）。\n"
         "- **所选模型**：有了位置编码，顺序处处都起作用。",
     },
+    # ------------------------------------------------------------ position layer by layer (lessons/positional_layers.py)
+    "positional.layers_title": {"en": "Position layer by layer ({model})", "zh": "逐层的位置编码（{model}）"},
+    "positional.nope_explain": {
+        "en": "{rope} of this model's {total} layers rotate q and k with RoPE (θ = {theta}). Layers **{layers}** "
+        "({n} in all{every}, counted from 1) use **no position at all** (NoPE): there q·k depends only on the tokens' "
+        "content, and order reaches them only through the causal mask and what earlier layers wrote into the "
+        "residual stream. Kazemnejad et al. (2023) showed that a causal decoder with no positional encoding still "
+        "learns positions and generalises to longer inputs better than with RoPE; SmolLM3 (Hugging Face 2025, "
+        "its blog) removes RoPE from every 4th layer, which helped its long-context results without hurting short ones.",
+        "zh": "这个模型的 {total} 层中有 {rope} 层用 RoPE（θ = {theta}）旋转 q 和 k。第 **{layers}** 层"
+        "（共 {n} 层{every}，从 1 开始计数）**完全不用位置信息**（NoPE）：这些层里 q·k 只取决于词元的内容，"
+        "顺序只能通过因果掩码以及前面各层写入残差流的信息传进来。Kazemnejad 等（2023）表明，没有位置编码的因果解码器"
+        "仍能学到位置，而且比用 RoPE 更能推广到更长的输入；SmolLM3（Hugging Face 2025，官方博客）在每 4 层中去掉一层的 RoPE，"
+        "提升了长上下文表现，而短上下文不受影响。",
+    },
+    "positional.nope_every": {"en": ", one in every {k}", "zh": "，即每 {k} 层中一层"},
+    "positional.two_bases_explain": {
+        "en": "This model uses **two RoPE bases**. Its sliding-window layers (**{local_layers}**, each query sees its "
+        "last {window} positions) turn at θ = **{local}**; its full-attention layers (**{full_layers}**) at "
+        "θ = **{glob}**. A small base turns fast: fine distinctions inside the short window. A large base turns "
+        "slowly, so tokens far apart in a long context still get distinct angles (Gemma 3 report, Gemma Team 2025: "
+        "the global layers' base raised from 10,000 to 1,000,000, the local layers' kept at 10,000).",
+        "zh": "这个模型用了**两个 RoPE 基数**。滑动窗口层（第 **{local_layers}** 层，每个查询只看最近的 {window} 个位置）"
+        "用 θ = **{local}**；全注意力层（第 **{full_layers}** 层）用 θ = **{glob}**。基数小，旋转得快，"
+        "适合在短窗口内细分位置；基数大，旋转得慢，长上下文中相距很远的词元仍有不同的角度"
+        "（Gemma 3 技术报告，Gemma Team 2025：全局层的基数从 10,000 提高到 1,000,000，局部层保持 10,000）。",
+    },
+    "positional.layers_col_layer": {"en": "layer", "zh": "层"},
+    "positional.layers_col_attention": {"en": "attention", "zh": "注意力"},
+    "positional.layers_col_pos": {"en": "position", "zh": "位置编码"},
+    "positional.layers_full": {"en": "full (causal)", "zh": "全注意力（因果）"},
+    "positional.layers_sliding": {"en": "sliding window of {w}", "zh": "滑动窗口 {w}"},
+    "positional.layers_nope": {"en": "none (NoPE)", "zh": "无（NoPE）"},
 }

@@ -5,12 +5,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A popular argument for decoder-only models: a **causal** attention matrix is lower-triangular, "
         "and its diagonal entries are softmax weights, which are always > 0. Its determinant is the product "
         "of the diagonal, so it is never 0: the matrix is **full rank**. A **bidirectional** matrix has no such "
-        "guarantee, and is said to drift towards **low rank** (its rows become alike). Below, the same weights "
-        "run under both masks on your prompt. Watch for two things: what precision does to the argument, and "
-        "the difference between *exact*, *numerical* and *effective* rank.",
+        "guarantee, and is said to drift towards **low rank** (its rows become alike).",
         "zh": "支持仅解码器模型的一个流行论点：**因果**注意力矩阵是下三角矩阵，其对角元是 softmax 权重，永远 > 0。"
         "它的行列式等于对角元之积，所以不为 0：矩阵**满秩**。**双向**矩阵没有这种保证，据说会趋向**低秩**"
-        "（各行变得相似）。下面用同一组权重、分别在两种掩码下处理你的输入。请留意两点：数值精度对这个论证的影响，"
+        "（各行变得相似）。",
+    },
+    "rank.watch": {
+        "en": "Above, the same weights run under both masks on your prompt. Watch for two things: what precision "
+        "does to the argument, and the difference between *exact*, *numerical* and *effective* rank.",
+        "zh": "上面用同一组权重、分别在两种掩码下处理你的输入。请留意两点：数值精度对这个论证的影响，"
         "以及*精确秩*、*数值秩*与*有效秩*的区别。",
     },
     "rank.encdec_note": {

@@ -217,8 +217,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "scaling.tl.notes": {"en": "Notes on single rows", "zh": "个别行的说明"},
     "scaling.tl.note.gpt1": {
         "en": "GPT-1: trained for 100 epochs on minibatches of 64 sequences of 512 tokens from BooksCorpus "
-        "(about 7,000 books); the paper gives no total token count.",
-        "zh": "GPT-1：在 BooksCorpus（约 7,000 本书）上以每批 64 个、每个 512 词元的序列训练了 100 个 epoch；论文没有给出总词元数。",
+        "(about 7,000 books); the paper gives no total token count. GPT-1 itself runs in this app: add "
+        "`openai-community/openai-gpt` with the sidebar's “Add a model…” (or run "
+        "`python -m models.fetch openai-community/openai-gpt`) and pick it in the model list.",
+        "zh": "GPT-1：在 BooksCorpus（约 7,000 本书）上以每批 64 个、每个 512 词元的序列训练了 100 个 epoch；论文没有给出总词元数。"
+        "GPT-1 本身可以在本应用中运行：用侧边栏的“添加模型……”添加 `openai-community/openai-gpt`"
+        "（或运行 `python -m models.fetch openai-community/openai-gpt`），再在模型列表中选中它。",
     },
     "scaling.tl.note.gpt2": {
         "en": "GPT-2: WebText, 8 million documents, 40 GB of text; the paper gives no token count.",

@@ -9,13 +9,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "使 softmax 既不变成 argmax，也不变成平均，梯度才能流动。",
     },
     "softmax.var_title": {"en": "Why divide by √d_k: the variance argument", "zh": "为什么除以 √d_k：方差论证"},
+    "softmax.var_sampling": {
+        "en": "Below, 20 000 random pairs (q, k) of 1024 dimensions are drawn once: their first d_k entries give q·k "
+        "for each d_k, and σ multiplies every q·k by σ².",
+        "zh": "下面一次性抽取 20 000 对 1024 维的随机 (q, k)：取前 d_k 个分量即得到各个 d_k 下的 q·k，"
+        "σ 则把每个 q·k 乘以 σ²。",
+    },
     "softmax.var_source": {
         "en": "Vaswani et al. 2017, §3.2.1 and footnote 4. The entries are independent with mean 0, so the variances of "
-        "the d_k products add up. Below, 20 000 random pairs (q, k) of 1024 dimensions are drawn once: their first "
-        "d_k entries give q·k for each d_k, and σ multiplies every q·k by σ².",
-        "zh": "Vaswani 等 2017，§3.2.1 及脚注 4。各分量独立且均值为 0，所以 d_k 个乘积的方差相加。"
-        "下面一次性抽取 20 000 对 1024 维的随机 (q, k)：取前 d_k 个分量即得到各个 d_k 下的 q·k，"
-        "σ 则把每个 q·k 乘以 σ²。",
+        "the d_k products add up.",
+        "zh": "Vaswani 等 2017，§3.2.1 及脚注 4。各分量独立且均值为 0，所以 d_k 个乘积的方差相加。",
     },
     "softmax.sigma_help": {"en": "Standard deviation of every entry of q and k.", "zh": "q 与 k 每个分量的标准差。"},
     "softmax.raw": {"en": "q·k (Var {var})", "zh": "q·k（方差 {var}）"},
@@ -147,5 +150,41 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "一个查询（‖q‖ = {qn}，d = {d}）和五个按指定角度与长度构造的键。方向最接近的是 k{best_cos}，"
         "但注意力把最大权重给了更长的 k{best_dot}。有些模型确实会对 q、k 做归一化（QK-norm，Swin v2 的余弦注意力），"
         "但标准 Transformer 不会。",
+    },
+    # ------------------------------------------------------------ soft-capping (lessons/softmax_softcap.py)
+    "softmax.softcap_title": {"en": "Soft-capping", "zh": "软上限（soft-capping）"},
+    "softmax.softcap_explain": {
+        "en": "{model} does not hand q·k·scale to the softmax as it is: every score s first becomes cap·tanh(s/cap) "
+        "with cap = **{cap}**. Small scores pass almost unchanged (tanh(x) ≈ x near 0); large ones bend towards "
+        "±{cap} and can never pass it, so no single key can take a row's whole weight however large its score grows. "
+        "The cap comes before the mask, and the trace's scores are the capped ones.",
+        "zh": "{model} 不会把 q·k·scale 原样交给 softmax：每个分数 s 先变成 cap·tanh(s/cap)，cap = **{cap}**。"
+        "小分数几乎不变（x 接近 0 时 tanh(x) ≈ x）；大分数被弯向 ±{cap}，永远超不过它，"
+        "所以无论某个键的分数变得多大，都不能独占一行的全部权重。软上限在掩码之前施加，轨迹里保存的是加了上限之后的分数。",
+    },
+    "softmax.softcap_x": {"en": "score before the cap, s", "zh": "加上限前的分数 s"},
+    "softmax.softcap_y": {"en": "score after the cap", "zh": "加上限后的分数"},
+    "softmax.softcap_fig": {
+        "en": "cap·tanh(s/cap) with cap = {cap}; points: layer {layer}, head {head}",
+        "zh": "cap·tanh(s/cap)，cap = {cap}；点：第 {layer} 层第 {head} 个注意力头",
+    },
+    "softmax.softcap_curve": {"en": "cap·tanh(s/cap)", "zh": "cap·tanh(s/cap)"},
+    "softmax.softcap_line": {"en": "no cap: s", "zh": "不加上限：s"},
+    "softmax.softcap_points": {
+        "en": "layer {layer}, head {head}: your prompt",
+        "zh": "第 {layer} 层第 {head} 头：你的输入",
+    },
+    "softmax.softcap_numbers": {
+        "en": "Layer {layer}, head {head} (the layer and head picked above), on your prompt: {n} scores that the mask "
+        "lets through. Before the cap they run from {lo} to {hi}; after it from {alo} to {ahi}, inside ±{cap}. "
+        "{squeezed} of them moved by more than 10%.",
+        "zh": "第 {layer} 层第 {head} 个注意力头（即上面选中的层和头），在你的输入上：掩码放行的分数共 {n} 个。"
+        "加上限前它们从 {lo} 到 {hi}；加上限后从 {alo} 到 {ahi}，都在 ±{cap} 之内。其中 {squeezed} 个变化超过 10%。",
+    },
+    "softmax.softcap_source": {
+        "en": "Gemma Team 2024, “Gemma 2: Improving Open Language Models at a Practical Size”: attention logits capped "
+        "at 50.0 and the final logits at 30.0 (attn_logit_softcapping and final_logit_softcapping in config.json).",
+        "zh": "Gemma Team 2024，《Gemma 2: Improving Open Language Models at a Practical Size》：注意力 logit 的上限为 "
+        "50.0，最终输出 logit 的上限为 30.0（即 config.json 中的 attn_logit_softcapping 与 final_logit_softcapping）。",
     },
 }

@@ -8,6 +8,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这里运行的是一个已发布的翻译模型（Marian，即 opus-mt），经过与玩具模型相同的 Transformer：输入源语言的一句话，"
         "观察每个新生成的目标词元如何通过交叉注意力回看源句；再用教师强制检验你自己写的译文。",
     },
+    "translate.t5_task": {"en": "T5's task prefix", "zh": "T5 的任务前缀"},
+    "translate.t5_none": {"en": "none: as typed", "zh": "不加：按输入原样"},
+    "translate.t5_reads": {
+        "en": "T5 was trained on many tasks at once and reads which one to do from a prefix of its input (Raffel et al. "
+        "2020): without “translate English to German: ” it does not know it should translate. The model reads: {text}",
+        "zh": "T5 同时在许多任务上训练，从输入开头的前缀读出要做哪个任务（Raffel 等 2020）：没有 "
+        "“translate English to German: ” 这样的前缀，它不知道该翻译。模型读到的是：{text}",
+    },
+    "translate.t5_random": {
+        "en": "Only a trained checkpoint (t5-small, flan-t5-small) translates; a tiny random T5, like the test models, "
+        "does not: its output tokens are noise, though every step below is still its real attention.",
+        "zh": "只有训练过的检查点（t5-small、flan-t5-small）才会翻译；随机初始化的小 T5（比如测试用的模型）不会："
+        "它输出的词元是噪声，不过下面每一步仍是它真实的注意力。",
+    },
     "translate.always_encdec": {
         "en": "This page always uses the encoder-decoder model: mapping one sequence to another is what it is for.",
         "zh": "本页始终使用编码器-解码器模型：把一个序列映射成另一个序列正是它的用途。",

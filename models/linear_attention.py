@@ -1,0 +1,186 @@
+"""Gated DeltaNet linear attention (Yang, Kautz & Hatamizadeh 2024, arXiv 2412.06464): Qwen3.5's "linear_attention"
+layers, in a Block in place of MultiHeadAttention (config.layer_types).
+
+Each value head keeps a state S [d_k, d_v] instead of a KV cache. At every token t (transformers'
+`torch_recurrent_gated_delta_rule`, computed here the same way, token by token):
+    S ← exp(g_t)·S;   u_t = β_t (v_t − Sᵀk_t);   S ← S + k_t u_tᵀ;   o_t = Sᵀq_t
+with q, k, v from one projection through a causal depthwise conv1d and SiLU, q and k L2-normalised (q also
+/ √d_k), key heads repeated onto value heads, β = sigmoid(b), decay g = −exp(A_log)·softplus(a + dt_bias). The
+output is RMSNorm(o)·SiLU(z) per head (the gated norm, its gain plain w), then out_proj.
+
+The recurrence is linear in v, so O = Ã·V for a [T, T] matrix per value head, its "implied attention"
+(`implied_attention`, DeltaNet's UT transform): Ã = (QKᵀ ⊙ Γ ⊙ M)·(I + tril(diag(β)(KKᵀ ⊙ Γ), −1))⁻¹·diag(β),
+M = tril(1), Γᵢⱼ = exp(Gᵢ − Gⱼ) (j ≤ i), G the cumulative sum of g. Its rows can be negative and need not sum to 1.
+It costs O(T³) a head, so a trace keeps q, k, g, β and computes a layer's Ã when it is read (`LinearLayers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .config import ModelConfig
+from .norm_layers import RMSNORM_EPS, RMSNorm
+
+L2_EPS = 1e-6  # inside the root of q, k's L2 norm: x·rsqrt(Σx² + eps), as transformers' (and FLA's) l2norm
+
+
+def l2norm(x: torch.Tensor) -> torch.Tensor:
+    return x * torch.rsqrt((x * x).sum(-1, keepdim=True) + L2_EPS)
+
+
+@dataclass(frozen=True)
+class DeltaRecord:
+    """What one linear layer's trace keeps for its implied attention (batch 0 dropped by the caller):
+    q (already / √d_k) and k, L2-normalised, [B, Hk, T, dk]; v [B, Hv, T, dv]; g and β [B, Hv, T]."""
+
+    q: torch.Tensor
+    k: torch.Tensor
+    v: torch.Tensor
+    g: torch.Tensor
+    beta: torch.Tensor
+
+    def first(self) -> DeltaRecord:
+        """The record of batch item 0, each tensor without its batch dimension (what a Trace keeps)."""
+        return DeltaRecord(self.q[0], self.k[0], self.v[0], self.g[0], self.beta[0])
+
+
+def gated_delta_rule(q, k, v, g, beta, state=None):
+    """The recurrence, token by token. q, k [B, H, T, dk] (already repeated onto the value heads, q / √d_k),
+    v [B, H, T, dv], g, beta [B, H, T]; state [B, H, dk, dv] or None (zeros). Returns (o [B, H, T, dv], state)."""
+    b, h, t, dk = k.shape
+    s = torch.zeros(b, h, dk, v.shape[-1], dtype=v.dtype) if state is None else state
+    out = []
+    for i in range(t):
+        s = s * g[:, :, i].exp()[..., None, None]
+        u = (v[:, :, i] - (s * k[:, :, i, :, None]).sum(-2)) * beta[:, :, i, None]  # (B, H, dv)
+        s = s + k[:, :, i, :, None] * u[:, :, None, :]
+        out.append((s * q[:, :, i, :, None]).sum(-2))
+    return torch.stack(out, dim=2), s
+
+
+def implied_attention(q: torch.Tensor, k: torch.Tensor, g: torch.Tensor, beta: torch.Tensor) -> torch.Tensor:
+    """Ã [..., T, T] with O = Ã·V from a zero state: q (/ √d_k), k [..., T, dk] L2-normalised, g, beta [..., T].
+
+    Computed in float64. The j > i entries of G_i − G_j are set to −∞ before the exp: exp first, then masking,
+    overflows (g < 0, so G falls and G_i − G_j for j > i grows with the distance) and inf·0 gives NaN."""
+    q, k, g, beta = (x.to(torch.float64) for x in (q, k, g, beta))
+    t = q.shape[-2]
+    cum = g.cumsum(-1)
+    below = torch.ones(t, t, dtype=torch.bool).tril()  # M: j <= i, the diagonal included
+    gamma = (cum[..., :, None] - cum[..., None, :]).masked_fill(~below, float("-inf")).exp()  # Γ ⊙ M
+    qk = (q @ k.transpose(-1, -2)) * gamma
+    strict = beta[..., :, None] * (k @ k.transpose(-1, -2)) * gamma  # diag(β)(KKᵀ ⊙ Γ)
+    eye = torch.eye(t, dtype=torch.float64)
+    lower = eye + strict.tril(-1)
+    inverse = torch.linalg.solve_triangular(lower, eye.expand_as(lower), upper=False, unitriangular=True)
+    return (qk @ inverse) * beta[..., None, :]  # · diag(β): column j × β_j
+
+
+class GatedDeltaNet(nn.Module):
+    """One Gated DeltaNet layer; forward(x, past) -> (out, DeltaRecord, present). Writes nothing to self."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.hk, self.hv = cfg.linear_key_heads, cfg.linear_value_heads
+        self.dk, self.dv = cfg.linear_key_dim, cfg.linear_value_dim
+        self.kernel = cfg.linear_conv_kernel
+        channels = 2 * self.hk * self.dk + self.hv * self.dv
+        self.qkv = nn.Linear(cfg.d_model, channels, bias=False)  # q | k | v, each through the conv
+        self.conv = nn.Parameter(torch.zeros(channels, self.kernel))  # depthwise causal conv1d, one filter a channel
+        self.z = nn.Linear(cfg.d_model, self.hv * self.dv, bias=False)  # the output gate of the norm
+        self.b = nn.Linear(cfg.d_model, self.hv, bias=False)  # β = sigmoid(b)
+        self.a = nn.Linear(cfg.d_model, self.hv, bias=False)  # g = −exp(A_log)·softplus(a + dt_bias)
+        self.dt_bias = nn.Parameter(torch.ones(self.hv))
+        self.A_log = nn.Parameter(torch.zeros(self.hv))
+        self.norm = RMSNorm(self.dv, cfg.norm_eps or RMSNORM_EPS)
+        self.o = nn.Linear(self.hv * self.dv, cfg.d_model, bias=False)
+
+    def forward(self, x: torch.Tensor, past=None, ablate: dict[int, str] | None = None):
+        """x (B, T, d); past = (conv state (B, C, kernel − 1), recurrent state (B, Hv, dk, dv)) of the earlier tokens
+        or None. ablate {value head: "zero"} zeroes that head's output before the gated norm ("uniform" has no
+        meaning here: this is not a softmax over keys)."""
+        bsz, t, _ = x.shape
+        mixed = self.qkv(x).transpose(1, 2)  # (B, C, T)
+        before = torch.zeros(bsz, mixed.shape[1], self.kernel - 1, dtype=mixed.dtype) if past is None else past[0]
+        full = torch.cat([before, mixed], dim=-1)  # the kernel − 1 inputs before this chunk, then the chunk
+        conv_state = full[..., full.shape[-1] - (self.kernel - 1) :]
+        mixed = F.silu(F.conv1d(full, self.conv[:, None, :], groups=full.shape[1])).transpose(1, 2)  # (B, T, C)
+        kd = self.hk * self.dk
+        q, k, v = mixed[..., :kd], mixed[..., kd : 2 * kd], mixed[..., 2 * kd :]
+        q = l2norm(q.reshape(bsz, t, self.hk, self.dk).transpose(1, 2)) / self.dk**0.5  # (B, Hk, T, dk)
+        k = l2norm(k.reshape(bsz, t, self.hk, self.dk).transpose(1, 2))
+        v = v.reshape(bsz, t, self.hv, self.dv).transpose(1, 2)  # (B, Hv, T, dv)
+        beta = torch.sigmoid(self.b(x)).transpose(1, 2)  # (B, Hv, T)
+        g = (-self.A_log.exp() * F.softplus(self.a(x) + self.dt_bias)).transpose(1, 2)
+        group = self.hv // self.hk  # key head h serves value heads h·group .. (h+1)·group − 1
+        rq, rk = q.repeat_interleave(group, dim=1), k.repeat_interleave(group, dim=1)
+        o, state = gated_delta_rule(rq, rk, v, g, beta, None if past is None else past[1])
+        for head, mode in (ablate or {}).items():
+            if mode != "zero" or not 0 <= head < self.hv:
+                raise ValueError(f"a linear-attention layer knocks out value heads 0..{self.hv - 1} by 'zero' only")
+            o = o.clone()
+            o[:, head] = 0.0
+        o = self.norm(o.transpose(1, 2)) * F.silu(self.z(x).reshape(bsz, t, self.hv, self.dv))  # (B, T, Hv, dv)
+        return self.o(o.reshape(bsz, t, -1)), DeltaRecord(q, k, v, g, beta), (conv_state, state)
+
+
+def parameter_count(cfg: ModelConfig) -> int:
+    """Parameters of one GatedDeltaNet (analysis.parameter_counts' "attention.linear" per linear layer)."""
+    channels = 2 * cfg.linear_key_heads * cfg.linear_key_dim + cfg.linear_value_heads * cfg.linear_value_dim
+    value = cfg.linear_value_heads * cfg.linear_value_dim
+    return (cfg.d_model * channels + channels * cfg.linear_conv_kernel + 2 * cfg.d_model * value
+            + 2 * cfg.d_model * cfg.linear_value_heads + 2 * cfg.linear_value_heads + cfg.linear_value_dim)  # fmt: skip
+
+
+class LinearLayers:
+    """Trace.attention["decoder.linear"]: the implied attention [L_linear, Hv, T, T] of a trace's linear layers,
+    computed when a layer is read (tr.attention["decoder.linear"][i]: that layer only) and then kept.
+    `layers` are their layer numbers in the model. np.asarray(...) computes every layer."""
+
+    def __init__(self, records: list[DeltaRecord], layers: list[int]):
+        # q, k, g, β of each layer (v is not needed: Ã does not depend on it)
+        self._inputs = [(r.q, r.k, r.g, r.beta) for r in records]
+        self.layers = list(layers)
+        self._done: dict[int, np.ndarray] = {}
+        h, t = records[0].g.shape
+        self.shape = (len(records), h, t, t)
+        self.ndim, self.dtype = 4, np.dtype(np.float32)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held once every layer is read: the stored q, k, g, β and the [L, Hv, T, T] float32 matrices."""
+        stored = sum(x.numel() * x.element_size() for inputs in self._inputs for x in inputs)
+        return stored + 4 * int(np.prod(self.shape))
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def layer(self, i: int) -> np.ndarray:
+        """[Hv, T, T] of the i-th linear layer (i indexes `layers`)."""
+        if i not in self._done:
+            q, k, g, beta = self._inputs[i]
+            group = g.shape[0] // q.shape[0]  # key head h serves value heads h·group .. (h+1)·group − 1
+            q, k = q.repeat_interleave(group, dim=0), k.repeat_interleave(group, dim=0)
+            self._done[i] = implied_attention(q, k, g, beta).to(torch.float32).numpy()
+            self._done[i].flags.writeable = False  # shared by every session that reads this trace
+        return self._done[i]
+
+    def __getitem__(self, idx):
+        if isinstance(idx, tuple):
+            first, rest = idx[0], idx[1:]
+            return self[first][rest] if isinstance(first, (int, np.integer)) else self[first][(slice(None), *rest)]
+        if isinstance(idx, (int, np.integer)):
+            return self.layer(int(idx) % len(self))
+        return np.stack([self.layer(i) for i in range(len(self))[idx]])
+
+    def __array__(self, dtype=None, copy=None):
+        out = self[:]
+        return out if dtype is None else out.astype(dtype)
+
+    def __iter__(self):
+        return (self.layer(i) for i in range(len(self)))
