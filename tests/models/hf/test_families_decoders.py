@@ -16,7 +16,7 @@ import torch
 import models
 from models.config import ModelConfig
 
-from .test_families import check_forward, oracle
+from .test_families import check_forward, check_generation, oracle
 from .tiny import published_layout
 from .tiny_decoders import build
 
@@ -69,15 +69,7 @@ def test_attention_logits_and_hidden_states_match_transformers(folders, name):
 def test_greedy_generation_with_kv_cache_matches_transformers_step_by_step(folders, name):
     hf, folder = folders[name]
     live = models.load(str(folder))
-    ids = [300, 301, 302, 303, 304]
-    for step in live.generate_ids(None, list(ids), max_new_tokens=10):
-        with torch.no_grad():
-            ref = hf(torch.tensor([ids])).logits[0, -1].numpy()
-        np.testing.assert_allclose(step.logits, ref, atol=1e-4, rtol=0)
-        top2 = np.sort(ref)[-2:]
-        if top2[1] - top2[0] > 1e-3:
-            assert step.token_id == int(ref.argmax())
-        ids.append(step.token_id)
+    check_generation(hf, live, [300, 301, 302, 303, 304], 10)
 
 
 @pytest.mark.parametrize("name", list(CASES))
