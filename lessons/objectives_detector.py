@@ -10,7 +10,7 @@ from ui.i18n import t
 from ui.objective_loaders import detector_run
 
 MOST_WORDS = 64  # words offered to replace (a 10,000-character prompt)
-MOST_BARS = 64  # tokens drawn
+MOST_BARS = 64  # tokens drawn in the probability chart (a 10,000-character prompt)
 
 
 def detector_section(settings: state.Settings, text: str, scale: float) -> None:
@@ -32,24 +32,22 @@ def detector_section(settings: state.Settings, text: str, scale: float) -> None:
     st.markdown(t("objectives.detector_reads", text=shell.code_span(altered)))
     run = detector_run(settings.model, settings.weights, original, altered)
     tokens, p, replaced = run["tokens"], run["p"], run["replaced"]
-    shown = slice(0, min(len(tokens), MOST_BARS))
-    charts.plot(
-        st,
-        viz.bars(
-            p[shown],
-            tokens[shown],
-            x_title=t("objectives.electra_x"),
-            y_title=t("objectives.electra_y"),
-            title=t("objectives.detector_bars_title"),
-            highlight=[i for i, r in enumerate(replaced[shown]) if r] or None,
-            text_fmt=".2f",
-            y_range=(0, 1.05),
-            scale=scale,
-        ),
-        key="obj_detector_bars",
-    )
+    replaced_bars(p, tokens, replaced, t("objectives.detector_bars_title"), "obj_detector_bars", scale)
     guess = p > 0.5
     right = sum(int(g == r) for g, r in zip(guess, replaced, strict=True))
     st.markdown(t("objectives.detector_readout", right=right, n=len(tokens), r=sum(replaced),
                   flagged=int(guess.sum()), baseline=len(tokens) - sum(replaced)))  # fmt: skip
     st.caption(t("objectives.detector_caption"))
+
+
+def replaced_bars(p, labels, replaced, title: str, key: str, scale: float) -> None:
+    """P(replaced) per token as bars, the tokens really replaced highlighted (the shipped pair and a published
+    discriminator draw the same figure); at most MOST_BARS tokens."""
+    shown = slice(0, min(len(labels), MOST_BARS))
+    charts.plot(
+        st,
+        viz.bars(p[shown], list(labels[shown]), x_title=t("objectives.electra_x"), y_title=t("objectives.electra_y"),
+                 title=title, highlight=[i for i, r in enumerate(replaced[shown]) if r] or None, text_fmt=".2f",
+                 y_range=(0, 1.05), scale=scale),
+        key=key,
+    )  # fmt: skip

@@ -5,15 +5,14 @@ import streamlit as st
 
 import models
 import viz
-from lessons.objectives_detector import detector_section
+from lessons.objectives_detector import detector_section, replaced_bars
 from lessons.objectives_more import strip
 from models import electra
-from ui import charts, shell, state
+from ui import shell, state
 from ui.i18n import t
 from ui.objective_loaders import electra_detect, get_electra
 
 MASKED_COLOR, REPLACED_COLOR = viz.HEAD_COLORS[3], viz.HEAD_COLORS[1]
-MOST_BARS = 64  # the probability chart shows at most this many tokens (a 10,000-character prompt)
 
 
 def published_detector(settings: state.Settings | None) -> bool:
@@ -60,22 +59,8 @@ def electra_section(text: str, seed: int, scale: float, settings: state.Settings
             gen=", ".join(f"{shell.code_span(tokens[i])} → {shell.code_span(corrupted[i])}" for i in masked),
         )
     )
-    shown = slice(0, min(len(tokens), MOST_BARS))
-    charts.plot(
-        st,
-        viz.bars(
-            p[shown],
-            [f"{c}" for c in corrupted[shown]],
-            x_title=t("objectives.electra_x"),
-            y_title=t("objectives.electra_y"),
-            title=t("objectives.electra_bars_title"),
-            highlight=[i for i, r in enumerate(replaced[shown]) if r] or None,
-            text_fmt=".2f",
-            y_range=(0, 1.05),
-            scale=scale,
-        ),
-        key="obj_electra_bars",
-    )
+    labels = [f"{c}" for c in corrupted]
+    replaced_bars(p, labels, replaced, t("objectives.electra_bars_title"), "obj_electra_bars", scale)
     inner = slice(1, len(tokens) - 1)  # [CLS] and [SEP] are never replaced
     guess = p[inner] > 0.5
     truth = np.asarray(replaced[inner], bool)
