@@ -116,9 +116,8 @@ greedy_text = model.tokenizer.decode([s.token_id for s in steps if s.token_id no
 if st.session_state.get("typed") is None or st.session_state.get("_typed_for") not in (None, source):
     st.session_state["typed"] = greedy_text  # pre-filled with the model's own translation of this source
 st.session_state["_typed_for"] = source
-st.text_input(
-    t("translate.typed"), key="typed", live=True, max_chars=url.MAX_PROMPT_CHARS, help=t("translate.typed_help")
-)
+typed_label = t("translate.typed" if name == "encoder-decoder" else "translate.typed_real")
+st.text_input(typed_label, key="typed", live=True, max_chars=url.MAX_PROMPT_CHARS, help=t("translate.typed_help"))
 shell.track("typed")
 typed = st.session_state["typed"] or ""
 if model.target_ids(typed)[1]:

@@ -158,8 +158,11 @@ def greedy_target(name: str, weights: str, text: str) -> str:
 def get_variant(name: str, positional: str) -> models.LiveModel:
     """A random-init model with the shipped model's config but another positional encoding."""
     model = get_model(name)
+    cfg = model.config
     rope_only = {} if positional == "rope" else dict(rotary_dim=None, nope_layers=None, rope_local_base=None)
-    return models.build(dataclasses.replace(model.config, positional=positional, **rope_only), model.tokenizer)
+    if positional == "none" and cfg.layer_types:  # a sliding window carries position too: every layer sees all
+        rope_only["layer_types"] = tuple("full_attention" if k == "sliding_attention" else k for k in cfg.layer_types)
+    return models.build(dataclasses.replace(cfg, positional=positional, **rope_only), model.tokenizer)
 
 
 def _self_attention_run(model: models.LiveModel, text: str, mask: str | None = None, attn_scale: float | None = None):

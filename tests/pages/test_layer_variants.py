@@ -99,3 +99,19 @@ def test_softcap_section_draws_the_heads_scores_before_and_after(local, lang):
 def test_no_softcap_section_without_a_cap(local):
     at = open_app("softmax", model="tiny-smollm3", prompt=PROMPT)
     assert not any("cap·tanh" in str(f["layout"].get("title")) for f in figures(at))
+
+
+def test_gemma3s_model_without_positions_has_no_sliding_window_either(local):
+    """The Positional page's shuffle test: a model with no positional encoding must be permutation-equivariant
+    under a bidirectional mask, and a sliding window is position too (it made Gemma 3's 'no PE' outputs move
+    by ~9 under a shuffle): the variant's sliding layers become full ones."""
+    from ui import loaders
+
+    assert "sliding_attention" in loaders.get_model("tiny-gemma3").config.layer_types
+    flat = loaders.get_variant("tiny-gemma3", "none")
+    assert flat.config.positional == "none" and "sliding_attention" not in flat.config.layer_types
+    ids = list(range(120, 132))
+    perm = np.random.default_rng(0).permutation(len(ids))
+    a = flat.run_ids(ids, mask="bidirectional").hidden["decoder"][-1]
+    b = flat.run_ids([ids[i] for i in perm], mask="bidirectional").hidden["decoder"][-1]
+    np.testing.assert_allclose(b, a[perm], atol=1e-4)

@@ -129,8 +129,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "它们的输出按门控权重相加。因此模型存有 {total} 个参数，但每个词元只用到约 {active} 个（{share}）。",
     },
     "explorer.router_choice_fig": {
-        "en": "The experts each token goes to, in every layer (colour: gate weight)",
-        "zh": "每一层中每个词元被送往的专家（颜色：门控权重）",
+        "en": "The experts each token goes to, in every layer (colour: the first choice)",
+        "zh": "每一层中每个词元被送往的专家（颜色：首选专家）",
     },
     "explorer.router_probs_fig": {"en": "Layer {layer}: router probabilities", "zh": "第 {layer} 层：路由概率"},
     "explorer.router_load_fig": {"en": "Layer {layer}: load per expert", "zh": "第 {layer} 层：各专家的负载"},

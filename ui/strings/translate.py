@@ -2,10 +2,10 @@
 
 STRINGS: dict[str, dict[str, str]] = {
     "translate.intro_real": {
-        "en": "A published translation model (Marian, as in opus-mt) runs here through the same Transformer as the "
+        "en": "A published encoder-decoder model (Marian as in opus-mt, or T5) runs here through the same Transformer as the "
         "toy: type a sentence in its source language and watch each new target token's cross-attention look back "
         "at the source, then check a translation of your own by teacher forcing.",
-        "zh": "这里运行的是一个已发布的翻译模型（Marian，即 opus-mt），经过与玩具模型相同的 Transformer：输入源语言的一句话，"
+        "zh": "这里运行的是一个已发布的编码器-解码器模型（如 opus-mt 的 Marian，或 T5），经过与玩具模型相同的 Transformer：输入源语言的一句话，"
         "观察每个新生成的目标词元如何通过交叉注意力回看源句；再用教师强制检验你自己写的译文。",
     },
     "translate.t5_task": {"en": "T5's task prefix", "zh": "T5 的任务前缀"},
@@ -77,6 +77,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "在下面输入一个目标（对错都行）：每个词元的柱高是模型在读完你之前输入的词元后，给这个词元的概率。",
     },
     "translate.typed": {"en": "Target (English words)", "zh": "目标（英文单词）"},
+    "translate.typed_real": {"en": "Target (in the target language)", "zh": "目标（目标语言）"},
     "translate.typed_help": {
         "en": "It starts as the model's own translation. Change a word and see the probability drop.",
         "zh": "初始内容是模型自己的翻译。改一个词，看看概率如何下降。",
