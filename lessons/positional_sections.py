@@ -1,6 +1,8 @@
 """The Positional lesson's later sections: RoPE, a learned table, and no positional encoding at all
 (the shuffle test); and the helpers the whole page draws with."""
 
+import functools
+
 import numpy as np
 import streamlit as st
 import torch
@@ -220,7 +222,8 @@ def relative_bias(settings: Settings, fig_scale: float) -> None:
             fig_scale, weight.T, title, t("positional.t5_bucket"), t("positional.t5_head"), value, square=False
         )
         charts.plot(c1, table_fig, key=f"t5_table_{stack}")
-        series = [Series(t("positional.t5_head_series", h=h), bias[:, h], markers=False) for h in range(cfg.n_heads)]
+        name = functools.partial(t, "positional.t5_head_series")
+        series = [Series(name(h=h + 1), bias[:, h], markers=False) for h in range(cfg.n_heads)]  # heads from 1
         title = t("positional.t5_offset_fig", stack=where)
         offset_fig = viz.lines(
             offsets, series, x_title=t("positional.t5_offset"), y_title=value, title=title, scale=fig_scale

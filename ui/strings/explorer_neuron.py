@@ -33,11 +33,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "对这一行做 softmax 之后，这个键得到的权重是 {weight}。最高的红色柱子就是承担这次匹配的维度。",
     },
     "explorer_neuron.rope": {
-        "en": "This layer uses RoPE: q and k are rotated to their positions before they are compared (the first "
-        "{dims} of {d} dimensions, two by two). Filled bars: after the rotation, what attention multiplies; grey "
+        "en": "This layer uses RoPE: q and k are rotated to their positions before they are compared (dimensions "
+        "1–{dims} of {d}, two by two). Filled bars: after the rotation, what attention multiplies; grey "
         "outlines: before it. Before the rotation Σ q⊙k would be {before}: the difference is what the two "
         "positions ({offset} apart) change.",
-        "zh": "这一层使用 RoPE：q 和 k 在比较之前先按各自的位置旋转（{d} 个维度中的前 {dims} 个，两两一组）。"
+        "zh": "这一层使用 RoPE：q 和 k 在比较之前先按各自的位置旋转（{d} 个维度中的第 1–{dims} 维，两两一组）。"
         "实心柱：旋转之后，即注意力真正相乘的向量；灰色空心柱：旋转之前。旋转之前 Σ q⊙k 为 {before}："
         "差别来自两个位置（相距 {offset}）。",
     },
