@@ -12,7 +12,7 @@ import streamlit as st
 
 import viz
 from ui import controls, shell
-from ui.i18n import t
+from ui.i18n import t, viz_labels
 
 KIND = {"full_attention": "softmax", "linear_attention": "linear"}
 
@@ -27,10 +27,12 @@ def layer_matrix(tr, layer: int) -> tuple[str, np.ndarray]:
 def draw(kind: str, m: np.ndarray, layer: int, head: int, tokens: list[str], scale: float, key: str, where=None):
     """One head [T, T]: a softmax head on the usual 0..1 scale, a linear head's Ã on a diverging one (white = 0)."""
     title = t(f"explorer_linear.{kind}_title", layer=layer + 1, head=head + 1)
+    labels = viz_labels()  # query, key, weight in the page's language
     if kind == "softmax":
-        fig = viz.heatmap(m, tokens, tokens, title=title, zmax=1.0, scale=scale)
-    else:
-        fig = viz.value_heatmap(m, tokens, tokens, title=title, colorscale="diverging", scale=scale)
+        fig = viz.heatmap(m, tokens, tokens, title=title, zmax=1.0, scale=scale, labels=labels)
+    else:  # Ã is not a weight (rows may be negative): named by its symbol, the same in every language
+        fig = viz.value_heatmap(m, tokens, tokens, title=title, x_title=labels.key, y_title=labels.query,
+                                hover_name="Ã", colorscale="diverging", scale=scale)  # fmt: skip
     shell.plot(fig, key, m, tokens, tokens, where=where)
 
 
