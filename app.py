@@ -5,9 +5,10 @@ import os
 import pandas  # noqa: F401  before any figure, the warm-up chart's included: see viz/__init__.py
 import streamlit as st
 
-from ui import inbox
+from ui import downloads, inbox
 
 inbox.install()  # once per process: each session's messages at a bounded rate (ui/inbox.py)
+downloads.install()  # once per process: a download made on click outlives other sessions' runs (ui/downloads.py)
 
 # Behind HAProxy (deploy/replicas.py) each replica is named: the About text says which one ran this script,
 # so a session's websocket shows where it lives (bench/proxy_load.py checks stickiness with it).

@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.browser_latency import (  # noqa: E402
     BARE_APP,
+    BARE_FLAGS,
     CHROMIUM,
     CHROMIUM_ARGS,
     DEFAULT_WORDS,
@@ -293,7 +294,7 @@ def run(rounds: int, per_round: int, keep: Path | None) -> dict[str, list[dict]]
         procs = {"explorer": start_server([python, "-m", "streamlit", "run", "app.py", "--server.port",
                                            str(ports["explorer"]), *flags], ROOT),
                  "bare": start_server([python, "-m", "streamlit", "run", "bare.py", "--server.port",
-                                       str(ports["bare"]), *flags], Path(tmp), env)}  # fmt: skip
+                                       str(ports["bare"]), *flags, *BARE_FLAGS], Path(tmp), env)}  # fmt: skip
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             pages, frames = {}, {}

@@ -7,10 +7,13 @@
 No download: each model is written once to bench/out/models/ as a folder in its published layout
 (config.json with the published hyper-parameters, bfloat16 safetensors as published, random weights
 in the real shapes) with the app's own tokenizer.json. Then, per model: our load time; forward +
-trace at 16/64/256 tokens at 1 thread (the app's setting, ui/loaders.py) and at 2; the same forward in
-transformers (float32, eager attention, output_attentions=True: what BertViz users run), interleaved
-round by round; the trace's bytes and the process RSS. The ratio is ours / transformers (median of
-the per-round ratios). The last line is one JSON object with every row.
+trace at 16/64/256 tokens at 1 thread (the app's setting, ui/loaders.py) and at 2; the same work in
+transformers (eager attention, output_attentions=True and output_hidden_states=True, Granite's router logits;
+float32 beside our float32, bfloat16 beside our bfloat16/auto), interleaved round by round; ours reads every
+logit of its trace (LazyLogits) as transformers computes them; the trace's bytes and the process RSS. The ratio is
+ours / transformers (median of the per-round ratios). The last line is one JSON object with every row.
+The newer families (T5, ALBERT, ELECTRA, Gemma 3, Granite MoE, Qwen3.5) are in bench/pretrained_families.py;
+the row qwen3.5-0.8b+implied also reads every Gated DeltaNet layer's implied matrix, which transformers never computes.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import models
+from bench import pretrained_families as families
 from models import live
 from models.loading import tokenizer_path
 
@@ -48,6 +52,10 @@ PUBLISHED = {  # hyper-parameters as in each model's published config.json
                      "rms_norm_eps": 1e-5, "rope_theta": 500000.0, "tie_word_embeddings": True, "hidden_act": "silu",
                      "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
                                       "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+    "qwen3-0.6b": {"model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "vocab_size": 151936,
+                   "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 28, "num_attention_heads": 16,
+                   "num_key_value_heads": 8, "head_dim": 128, "max_position_embeddings": 40960, "rms_norm_eps": 1e-6,
+                   "rope_theta": 1000000.0, "tie_word_embeddings": True, "hidden_act": "silu"},
 }  # fmt: skip
 
 
@@ -90,8 +98,16 @@ def rss_mb() -> float:
 def trace_bytes(tr) -> int:
     """What the trace holds: lazy parts count as what they keep (final hidden states; scores not yet read)."""
     logits = tr.logits._final.numpy() if isinstance(tr.logits, live.LazyLogits) else tr.logits
-    arrays = [*tr.attention.values(), *dict.values(tr.scores), *tr.hidden.values(), logits, *tr.masks.values()]
-    return sum(a.nbytes for a in arrays)
+    arrays = [
+        *tr.attention.values(),
+        *dict.values(tr.scores),
+        *tr.hidden.values(),
+        logits,
+        *tr.masks.values(),
+        *tr.value_norms.values(),
+        *tr.router.values(),
+    ]
+    return sum(getattr(a, "held_bytes", a.nbytes) for a in arrays)  # long traces: models/long_trace.py
 
 
 def timed(fn) -> float:
@@ -100,34 +116,57 @@ def timed(fn) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def read_all(tr, implied: bool = False):
+    """The trace's work done: every logit row (LazyLogits computes them when read) and, if implied, every
+    Gated DeltaNet layer's implied matrix (Qwen3.5's decoder.linear, computed when read)."""
+    np.asarray(tr.logits)
+    if implied:
+        np.asarray(tr.attention["decoder.linear"])
+    return tr
+
+
 def measure(name: str, args, precision: str = "float32") -> list[dict]:
     """Every row of one model: load once, then each thread count and length, ours and transformers interleaved.
-    precision: our matmuls' (models/precision.py); transformers runs float32 always."""
-    folder = make_folder(name)
+    precision: our matmuls' (models/precision.py); transformers runs float32 beside float32, else bfloat16."""
+    stem, implied = families.ROWS.get(name, (name, False))
+    folder = families.make_folder(stem, OUT) if stem in families.PUBLISHED else make_folder(name)
     gc.collect()
     t0 = time.perf_counter()
     ours = models.load(folder, precision=precision)
     load_s = time.perf_counter() - t0
     ours_rss = rss_mb()  # the whole process after loading (before transformers loads its copy)
     ref = None
-    if not args.no_reference:
+    dtype = torch.float32 if ours.meta["precision"] == "float32" else torch.bfloat16
+    if not args.no_reference and stem in families.PUBLISHED:
+        ref = families.reference(stem, folder, dtype)
+    elif not args.no_reference:
         import transformers as tf
 
-        ref = tf.AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, attn_implementation="eager").eval()
+        ref = tf.AutoModelForCausalLM.from_pretrained(folder, dtype=dtype, attn_implementation="eager").eval()
     rng = np.random.default_rng(0)
     rows = []
     for threads in (int(x) for x in args.threads.split(",")):
         torch.set_num_threads(threads)
         for n in (int(x) for x in args.tokens.split(",")):
             ids = rng.integers(10, 2000, n).tolist()
-            ours.run_ids(ids)  # warm-up
+            tgt = families.target_ids(stem, ids)  # T5's decoder input, the same on both sides
+
+            def theirs(ids=ids):
+                if stem in families.PUBLISHED:
+                    return families.reference_call(stem, ref, ids)()
+                return ref(torch.tensor([ids]), output_attentions=True, output_hidden_states=True)
+
+            read_all(ours.run_ids(ids, tgt), implied)  # warm-up
+            if ref is not None:
+                with torch.inference_mode():
+                    theirs()
             o, r = [], []
             for _ in range(args.rounds):
-                o.append(timed(lambda ids=ids: ours.run_ids(ids)))
+                o.append(timed(lambda ids=ids, tgt=tgt: read_all(ours.run_ids(ids, tgt), implied)))
                 if ref is not None:
                     with torch.inference_mode():
-                        r.append(timed(lambda ids=ids: ref(torch.tensor([ids]), output_attentions=True)))
-            tr = ours.run_ids(ids)
+                        r.append(timed(theirs))
+            tr = read_all(ours.run_ids(ids, tgt), implied)
             ratio = statistics.median(a / b for a, b in zip(o, r, strict=True)) if r else None
             rows.append({"model": name, "precision": ours.meta["precision"], "params": ours.meta["params"],
                          "threads": threads, "tokens": n,
@@ -141,7 +180,7 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", default=",".join(PUBLISHED))
+    ap.add_argument("--models", default=",".join(PUBLISHED), help=f"of {', '.join([*PUBLISHED, *families.ROWS])}")
     ap.add_argument("--tokens", default="16,64,256")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
@@ -153,12 +192,12 @@ def main(argv: list[str] | None = None) -> None:
         for precision in args.precision.split(","):
             rows += measure(name, args, precision)
             gc.collect()
-    print(f"\n{'model':14} {'prec':>8} {'params':>6} {'thr':>3} {'tok':>4} {'load s':>6} {'ours ms':>8} {'HF ms':>8} "
+    print(f"\n{'model':20} {'prec':>8} {'params':>6} {'thr':>3} {'tok':>4} {'load s':>6} {'ours ms':>8} {'HF ms':>8} "
           f"{'ratio':>6} {'trace MB':>8} {'RSS MB':>7}")  # fmt: skip
     for r in rows:
         hf = f"{r['transformers_ms']:8.1f}" if r["transformers_ms"] else f"{'-':>8}"
         ratio = f"{r['ratio']:6.2f}" if r["ratio"] else f"{'-':>6}"
-        print(f"{r['model']:14} {r['precision']:>8} {r['params'] / 1e6:5.0f}M {r['threads']:3} {r['tokens']:4} "
+        print(f"{r['model']:20} {r['precision']:>8} {r['params'] / 1e6:5.0f}M {r['threads']:3} {r['tokens']:4} "
               f"{r['load_s']:6.2f} {r['ours_ms']:8.1f} {hf} {ratio} {r['trace_mb']:8.1f} "
               f"{r['model_rss_mb']:7}")  # fmt: skip
     print(json.dumps({"rows": rows}))

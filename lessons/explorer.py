@@ -8,6 +8,7 @@ import streamlit as st
 
 import viz
 from lessons.explorer_linear import hybrid_explorer
+from lessons.explorer_long import LINES_WINDOW, grid_width, long_matrix, window
 from lessons.explorer_neuron import neuron_section
 from lessons.explorer_router import router_section
 from lessons.explorer_sinks import sinks
@@ -36,8 +37,8 @@ if model.config.arch == "encoder-decoder":
     shell.track("target")
 tr = trace(settings.model, settings.weights, text, target)
 
-wordpiece = getattr(model.tokenizer, "kind", "bpe") == "wordpiece"
-shell.token_chips(tr.tokens, t("explorer.tokens_wordpiece" if wordpiece else "explorer.tokens", n=len(tr.tokens)))
+cut = {"wordpiece": "explorer.tokens_wordpiece", "sentencepiece": "explorer.tokens_sentencepiece"}  # else BPE
+shell.token_chips(tr.tokens, t(cut.get(getattr(model.tokenizer, "kind", "bpe"), "explorer.tokens"), n=len(tr.tokens)))
 if tr.layers:  # Qwen3.5: softmax and Gated DeltaNet linear-attention layers (lessons/explorer_linear.py)
     hybrid_explorer(model, tr, settings.figure_scale)
     shell.stop()
@@ -98,34 +99,45 @@ with c3:
 
 figure_area = st.container()
 with figure_area:
-    if view == "grid":
-        att = rows()
-        fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.figure_scale, labels=labels)
+    if view == "grid":  # a long prompt: a window of it (lessons/explorer_long.py), read layer by layer
+        qs, ks = window("grid", q_tokens, k_tokens, grid_width(len(raw), model.config.n_heads), model.config.n_heads)
+        at = dict(q_start=qs.start, k_start=ks.start)
+        att = np.stack([rows(n)[:, qs, ks] for n in range(len(raw))])
+        fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=settings.figure_scale, labels=labels, **at)
         charts.plot(st, fig, key="grid")
         st.caption(t("explorer.grid_caption"))
         title = titled(t("explorer.head_title", layer=layer + 1, head=head + 1))  # the selected head, big
-        big = viz.heatmap(
-            att[layer, head], q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels
-        )
-        shell.plot(big, "grid_big", att[layer, head], q_tokens, k_tokens)
-        shown, what = att, f"{kind} [layers, heads, queries, keys]"
+        big = viz.heatmap(att[layer, head], q_tokens[qs], k_tokens[ks], title=title, zmax=zmax,
+                          scale=settings.figure_scale, labels=labels, **at)  # fmt: skip
+        shell.plot(big, "grid_big", att[layer, head], q_tokens[qs], k_tokens[ks])
+        shown, what = att, f"{kind} [layers, heads, queries {qs.start}.., keys {ks.start}..]"
     elif view == "lines":
-        att = rows(layer)
-        fig = viz.head_view(att, q_tokens, k_tokens, focus=focus, scale=settings.figure_scale, labels=labels)
+        qs, ks = window("lines", q_tokens, k_tokens, LINES_WINDOW, model.config.n_heads, follow=focus)
+        att = rows(layer)[:, qs, ks]
+        focus = focus - qs.start if focus is not None and qs.start <= focus < qs.stop else None
+        fig = viz.head_view(att, q_tokens[qs], k_tokens[ks], focus=focus, scale=settings.figure_scale, labels=labels,
+                            q_start=qs.start, k_start=ks.start)  # fmt: skip
         charts.plot(st, fig, key="lines")
         st.caption(t("explorer.lines_caption"))
-        shown, what = att, f"{kind} layer {layer + 1} [heads, queries, keys]"
+        shown, what = att, f"{kind} layer {layer + 1} [heads, queries {qs.start}.., keys {ks.start}..]"
     else:
         agg = st.session_state["agg"]
         if agg == "mean":
             shown, title = rows(layer).mean(axis=0), t("explorer.mean_title", layer=layer + 1)
         elif agg == "rollout":
-            shown, title = attention_rollout(rows()), t("explorer.rollout_title")
+            # layer by layer ([L, 1, T, T]: each layer's head mean), never the whole [L, H, T, T] of a long prompt
+            means = np.stack([np.asarray(rows(n), np.float64).mean(0) for n in range(len(raw))])
+            shown, title = attention_rollout(means[:, None]), t("explorer.rollout_title")
         else:
             shown, title = rows(layer, head), t("explorer.head_title", layer=layer + 1, head=head + 1)
         title = titled(title)
-        fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels)
-        shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
+        if viz.is_long(*np.shape(shown)):  # a picture and a zoom (lessons/explorer_long.py)
+            long_matrix(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale, labels=labels,
+                        key="heatmap")  # fmt: skip
+        else:
+            fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=settings.figure_scale,
+                              labels=labels)  # fmt: skip
+            shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
         if agg == "rollout":
             st.caption(t("explorer.rollout_caption"))
         what = f"{kind} {title}"

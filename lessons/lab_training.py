@@ -7,7 +7,7 @@ import streamlit as st
 import models
 import viz
 from models import variants
-from ui import charts, shell, slots
+from ui import charts, precision_keys, shell, slots
 from ui.i18n import md, t
 from ui.loaders import lab_model, with_status
 
@@ -82,7 +82,7 @@ def side_model(
 ) -> tuple[models.LiveModel, str | None, dict | None]:
     """(model, trained key or None, training history or None); a corrupt cache entry is reported,
     deleted and the side falls back to its random initialisation."""
-    trained = key if key in jobs.trained and weights == "trained" else None
+    trained = key if key in jobs.trained and precision_keys.base(weights) == "trained" else None
     if trained is not None:
         try:
             model = with_status(t("lab.loading_trained", side=t(f"lab.side.{side}")), lab_model, cfg_json, trained)

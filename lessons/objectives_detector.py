@@ -16,7 +16,7 @@ MOST_BARS = 64  # tokens drawn in the probability chart (a 10,000-character prom
 def detector_section(settings: state.Settings, text: str, scale: float) -> None:
     """settings.model is a published discriminator (config.detector_head); text is the prompt."""
     st.markdown(t("objectives.detector_intro", name=shell.code_span(settings.model)))
-    words = replacements.words(text)[:MOST_WORDS]
+    words = replacements.pill_labels(replacements.words(text)[:MOST_WORDS])
     state.ensure("electra_words")
     state.ensure("electra_with")
     st.session_state["electra_words"] = [i for i in st.session_state["electra_words"] if i < len(words)]
@@ -25,9 +25,9 @@ def detector_section(settings: state.Settings, text: str, scale: float) -> None:
              format_func=lambda i: words[i], key="electra_words")  # fmt: skip
     c2.text_input(t("objectives.detector_with"), key="electra_with", max_chars=url.MAX_WORD_CHARS)
     shell.track("electra_words", "electra_with")
-    original = " ".join(words)
+    original = replacements.replace_words(text, [], "", most=MOST_WORDS)
     altered = replacements.replace_words(
-        original, st.session_state["electra_words"], st.session_state["electra_with"] or ""
+        text, st.session_state["electra_words"], st.session_state["electra_with"] or "", most=MOST_WORDS
     )
     st.markdown(t("objectives.detector_reads", text=shell.code_span(altered)))
     run = detector_run(settings.model, settings.weights, original, altered)

@@ -4,7 +4,7 @@ import streamlit as st
 
 import models
 from models.layer_positions import layer_positions, nope_interval, varies_by_layer
-from ui import shell
+from ui import precision_keys, shell
 from ui.i18n import t
 from ui.state import Settings
 from viz.labels import plain_number as number
@@ -18,7 +18,7 @@ def rope_by_layer(settings: Settings) -> None:
     """Drawn only when the sidebar's published decoder has NoPE layers or a second RoPE base."""
     name = shell.published_or(settings, "decoder", "")
     try:
-        model = shell.load(name, "trained") if name else None
+        model = shell.load(name, precision_keys.trained(name)) if name else None
     except models.WeightsError:
         return
     if model is None or not varies_by_layer(model.config):
@@ -29,9 +29,12 @@ def rope_by_layer(settings: Settings) -> None:
     if cfg.nope_layers:
         k = nope_interval(cfg)
         rope = [r.layer for r in rows if r.rope_base is not None]
-        st.markdown(t("positional.nope_explain", n=len(cfg.nope_layers), total=cfg.n_layers,
-                      layers=_layers(sorted(cfg.nope_layers)), every=t("positional.nope_every", k=k) if k else "",
-                      rope=len(rope), theta=number(cfg.rope_base)))  # fmt: skip
+        n = len(cfg.nope_layers)
+        every = t("positional.nope_every", k=k) if k else ""
+        which = t("positional.nope_which" if n > 1 else "positional.nope_which_one", n=n,
+                  layers=_layers(sorted(cfg.nope_layers)), every=every)  # fmt: skip
+        st.markdown(t("positional.nope_explain", which=which, total=cfg.n_layers, rope=len(rope),
+                      theta=number(cfg.rope_base)))  # fmt: skip
     if cfg.rope_local_base is not None:
         local = [r.layer for r in rows if r.window is not None]
         full = [r.layer for r in rows if r.window is None]

@@ -11,7 +11,7 @@ import models
 import viz
 from models import analysis
 from models.positional import pair_frequencies, relative_bucket, rope_pair, sinusoidal_table
-from ui import charts, shell, state
+from ui import charts, precision_keys, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
 from ui.state import Settings
@@ -20,11 +20,13 @@ from viz import Arrow, Series
 ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are float32 rounding
 
 
-def signed_map(fig_scale, a, title, x_title, y_title, hover, limit=None, square=True):
-    """A big position table (no cell text) on the red-white-blue scale, symmetric around 0."""
+def signed_map(fig_scale, a, title, x_title, y_title, hover, limit=None, square=True, rows=None):
+    """A big position table (no cell text) on the red-white-blue scale, symmetric around 0. rows: row names
+    (T5's heads, from 1 as every figure numbers them); None: the row index from 0 (a position)."""
     return viz.value_heatmap(
-        a, None, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
+        a, rows, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
         zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=fig_scale,
+        index_labels=rows is None,
     )  # fmt: skip
 
 
@@ -93,12 +95,13 @@ def learned(settings: Settings, fig_scale: float) -> None:
     """A trained model's learned position table: near positions look alike, like the sinusoidal ones."""
     source = "encoder"  # the shipped encoder, or the selected model when it has a learned table (MiniLM)
     try:
-        if settings.model != source and shell.load(settings.model, "trained").config.positional == "learned":
+        trained = precision_keys.trained(settings.model)  # the session's precision: no second copy loaded
+        if settings.model != source and shell.load(settings.model, trained).config.positional == "learned":
             source = settings.model
     except models.WeightsError:
         pass  # the shuffle section below says what is missing
     st.header(t("positional.learned_title", model=shell.model_labels()(source)))
-    table = learned_positions(source)
+    table = learned_positions(source, precision_keys.trained(source))
     learned_cos = analysis.cosine_matrix(table)
     sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
     c1, c2 = st.columns(2)
@@ -145,7 +148,7 @@ def no_positional(settings: Settings, fig_scale: float) -> None:
     state.ensure("shuf")
     st.number_input(t("positional.shuffle_seed"), 0, 999, key="shuf", help=t("positional.shuffle_seed_help"))
     shell.track("shuf")
-    res = shuffle_deltas(settings.model, text, st.session_state["shuf"])
+    res = shuffle_deltas(settings.model, text, st.session_state["shuf"], precision_keys.trained(settings.model))
     tokens, order = res["tokens"], res["order"]
     if order == list(range(len(tokens))):
         st.info(t("positional.none_too_short"))
@@ -202,7 +205,7 @@ def relative_bias(settings: Settings, fig_scale: float) -> None:
     of (key - query) and head added to q·k in every layer; drawn as the table and as the bias at every offset."""
     name = shell.published_or(settings, "encoder-decoder", "")
     try:
-        model = shell.load(name, "trained") if name else None
+        model = shell.load(name, precision_keys.trained(name)) if name else None
     except models.WeightsError:
         return
     if model is None or model.config.positional != "relative":
@@ -218,9 +221,9 @@ def relative_bias(settings: Settings, fig_scale: float) -> None:
         where = t(f"positional.t5_{stack}")
         c1, c2 = st.columns(2)
         title, value = t("positional.t5_table_fig", stack=where), t("positional.t5_bias")
-        table_fig = signed_map(
-            fig_scale, weight.T, title, t("positional.t5_bucket"), t("positional.t5_head"), value, square=False
-        )
+        heads = [str(h + 1) for h in range(cfg.n_heads)]
+        table_fig = signed_map(fig_scale, weight.T, title, t("positional.t5_bucket"), t("positional.t5_head"), value,
+                               square=False, rows=heads)  # fmt: skip
         charts.plot(c1, table_fig, key=f"t5_table_{stack}")
         name = functools.partial(t, "positional.t5_head_series")
         series = [Series(name(h=h + 1), bias[:, h], markers=False) for h in range(cfg.n_heads)]  # heads from 1

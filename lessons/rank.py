@@ -6,7 +6,7 @@ import streamlit as st
 import viz
 from lessons.rank_toys import exact_text, pitfall, toy
 from models.experiments import sweep_verdict
-from ui import charts, controls, shell, slots, state
+from ui import charts, controls, precision_keys, shell, slots, state
 from ui.i18n import names, t
 from ui.loaders import head_rank_report, rank_sweep, with_status
 from ui.params import DTYPES, SWEEP_INPUTS, TOLERANCES
@@ -152,7 +152,8 @@ def sweep() -> None:
     weights, runs = ("trained", "random"), {}
     for k, w in enumerate(weights):
         doing = t("rank.sweep_running", weights=t(f"weights.{w}"), samples=n_samples, k=k + 1, n=len(weights))
-        runs[w] = with_status(doing, rank_sweep, settings.model, w, inputs, n_samples)
+        weights_key = precision_keys.key(settings.model, w)  # trained weights in the session's precision
+        runs[w] = with_status(doing, rank_sweep, settings.model, weights_key, inputs, n_samples)
     x = runs["trained"]["lengths"]
     for what in ("effective", "numerical"):
         series = [

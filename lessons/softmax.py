@@ -192,3 +192,6 @@ dot_vs_cosine(d_k, fig_scale)
 from lessons.softmax_softcap import softcap_section  # noqa: E402  (here, not at the top: only for a Gemma 2)
 
 softcap_section(settings, fig_scale)
+from lessons.softmax_bf16 import bf16_section  # noqa: E402  (issue 30: float32 vs bfloat16 matmuls)
+
+bf16_section(settings, fig_scale)

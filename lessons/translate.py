@@ -6,11 +6,13 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.translate_prefill import PREFILL_TOKENS, WIDE_ROWS, prefill, real_source
 from lessons.translate_t5 import t5_source
 from models.experiments import top_probs
 from ui import charts, controls, shell, state, url
 from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation
+from ui.params import PARAMS
 
 settings = state.current()
 # A published encoder-decoder picked in the sidebar (Marian, opus-mt) translates real text; otherwise the toy.
@@ -22,6 +24,8 @@ st.markdown(t("translate.intro") if name == "encoder-decoder" else t("translate.
 
 state.ensure("source")
 real = name != "encoder-decoder"
+if real:
+    real_source(st.session_state, PARAMS["source"].default)
 st.text_input(
     t("translate.source_real" if real else "translate.source"),
     key="source",
@@ -112,12 +116,14 @@ charts.plot(
 # ---------------------------------------------------------------- teacher forcing
 st.header(t("translate.forced_title"))
 st.markdown(t("translate.forced_intro"))
-greedy_text = model.tokenizer.decode([s.token_id for s in steps if s.token_id not in model.eos_ids])
+greedy_text, notes = prefill(model, steps, st.session_state["source"] or "")  # readable (translate_prefill.py)
 if st.session_state.get("typed") is None or st.session_state.get("_typed_for") not in (None, source):
     st.session_state["typed"] = greedy_text  # pre-filled with the model's own translation of this source
 st.session_state["_typed_for"] = source
 typed_label = t("translate.typed" if name == "encoder-decoder" else "translate.typed_real")
 st.text_input(typed_label, key="typed", live=True, max_chars=url.MAX_PROMPT_CHARS, help=t("translate.typed_help"))
+for note in notes if st.session_state["typed"] == greedy_text else []:
+    st.caption(t(note, steps=len(steps), n=PREFILL_TOKENS))
 shell.track("typed")
 typed = st.session_state["typed"] or ""
 if model.target_ids(typed)[1]:
@@ -157,7 +163,7 @@ else:
 tr = res["trace"]
 forced_rows = [f"{a} → {b}" for a, b in zip(tr.target_tokens, res["tokens"], strict=True)]
 forced_src = [f"“{tok}”" for tok in tr.tokens]
-c1, c2 = st.columns(2)
+c1, c2 = st.columns(2) if len(forced_rows) <= WIDE_ROWS else (st.container(), st.container())  # long: full width
 shell.plot(
     viz.heatmap(
         tr.attention["decoder.self"][layer, head],

@@ -117,6 +117,19 @@ def attention(
     return weights @ v, weights, scores  # (B, H, Tq, dh)
 
 
+def fused_attention(q, k, v, mask: torch.Tensor | None, scale: float, bias: torch.Tensor | None = None) -> torch.Tensor:
+    """attention()'s output only, through torch's scaled_dot_product_attention, which never materialises the
+    [B, H, Tq, Tk] weights of every layer at once: a long trace's forward (models/long_trace.py) recomputes a
+    layer's weights with attention() when a page reads them. No soft-capping (the caller uses attention() then);
+    a fully masked row gives 0, as attention()'s does."""
+    if bias is not None:  # T5: the bias and the mask as one additive float mask
+        mask = bias if mask is None else bias.masked_fill(~mask, float("-inf"))
+    group = q.shape[1] // k.shape[1]
+    if group > 1:
+        k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
+    return torch.nan_to_num(F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=scale), nan=0.0)
+
+
 class MultiHeadAttention(nn.Module):
     """Project to heads, call attention(), merge heads. Writes nothing to self during forward:
     one model instance is shared by every browser session."""
@@ -180,6 +193,7 @@ class MultiHeadAttention(nn.Module):
         past: tuple[torch.Tensor, torch.Tensor] | None = None,  # cached (k, v) of earlier positions
         ablate: dict[int, str] | None = None,  # {head: "zero" | "uniform"}: knock heads out (interventions.py)
         bias: torch.Tensor | None = None,  # (H, Tq, Tk) added to the scores (T5's relative position bias)
+        need_weights: bool = True,  # False: weights and scores come back None (output: fused_attention())
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
         q = self._split(self.project_q(x), self.n_heads)  # (B, H, Tq, dh)
         k = self._split(self.project_k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
@@ -187,9 +201,14 @@ class MultiHeadAttention(nn.Module):
         q, k = self.prepare_qk(q, k, positions)
         if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
-        out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap)
-        if ablate is not None:
-            out, weights = knock_out(out, weights, v, mask, ablate)
+        if not need_weights and ablate is None and self.softcap is None:
+            out, weights, scores = fused_attention(q, k, v, mask, scale, bias), None, None
+        else:
+            out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap)
+            if ablate is not None:
+                out, weights = knock_out(out, weights, v, mask, ablate)
+            if not need_weights:  # Gemma 2's soft-capping, an ablation: computed, then dropped
+                weights = scores = None
         b, _, t, _ = out.shape
         out = out.transpose(1, 2).reshape(b, t, self.n_heads * self.d_head)  # (B, Tq, d)
         if self.gate is not None:  # Qwen3.5: attn · sigmoid(gate), gated per head and dimension

@@ -96,11 +96,17 @@ class Block(nn.Module):
             return x + fn(norm(x)) * self.residual_scale
         return x + fn(norm(x)) if self.pre else norm(x + fn(x))
 
-    def forward(self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None, bias=None):
+    def forward(
+        self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None, bias=None,
+        need_weights=True, upto=None,
+    ):  # fmt: skip
         """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache (and, in an
         MoE block, rec["moe"]: the models.moe.Routing).
         ablate = {head: "zero" | "uniform"} knocks heads out of the self-attention (not cross-attention).
-        bias: (H, Tq, Tk) added to the self-attention scores (T5's relative position bias; never cross-attention)."""
+        bias: (H, Tq, Tk) added to the self-attention scores (T5's relative position bias; never cross-attention).
+        need_weights=False: the record's weights and scores are None (a long trace, models/long_trace.py).
+        upto="self" | "cross": stop once that attention's record is made (a long trace recomputing one layer's
+        weights from the layer's input; x is then not the block's output)."""
         rec = {}
         if self.window is not None:  # a sliding layer (Gemma): the given mask AND the last `window` positions
             mask = self.windowed(mask, positions, x.shape[1] + (0 if past is None else past[0].shape[2]))
@@ -111,12 +117,12 @@ class Block(nn.Module):
                 out, delta, present = self.self_attn(h, past, ablate)
                 rec.update(linear=delta, present=present)
                 return out
-            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate, bias)
+            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate, bias, need_weights)
             rec.update(self_weights=w, self_scores=s, present=present)
             return out
 
         def cross_attention(h):
-            out, w, s, _ = self.cross_attn(h, memory, cross_mask, scale)
+            out, w, s, _ = self.cross_attn(h, memory, cross_mask, scale, need_weights=need_weights)
             rec.update(cross_weights=w, cross_scores=s)
             return out
 
@@ -128,9 +134,14 @@ class Block(nn.Module):
         ffn = moe if isinstance(self.ffn, MoEFeedForward) else self.ffn
         if self.parallel:  # x + attn(norm_self(x)) + ffn(norm_ffn(x)): two norms of the same x (GPT-NeoX, Pythia)
             h = self.norm_self(x)  # Phi (shared_block_norm): this one norm feeds the FFN too
+            if upto is not None:  # one attention's record only
+                self_attention(h)
+                return x, rec
             return x + self_attention(h) + ffn(h if self.norm_ffn is None else self.norm_ffn(x)), rec
         x = self._sublayer(x, self.norm_self, self_attention, self.post_self)
-        if self.cross_attn is not None:
+        if self.cross_attn is not None and upto != "self":
             x = self._sublayer(x, self.norm_cross, cross_attention, self.post_cross)
+        if upto is not None:
+            return x, rec
         x = self._sublayer(x, self.norm_ffn, ffn, self.post_ffn)
         return x, rec

@@ -25,6 +25,7 @@ from . import families
 from . import precision as precision_
 from .errors import WeightsError
 from .families import UnsupportedModel
+from .families.common import max_tokens
 from .hf_tokenizer import HFTokenizer
 from .live import LiveModel
 from .transformer import Transformer
@@ -188,6 +189,8 @@ def _tokenizer(folder: Path, c: dict, vocab_size: int):
     path = folder / "tokenizer.json"
     if not path.is_file() and (folder / "vocab.txt").is_file():  # BERT-family repos without tokenizer.json
         return _wordpiece_tokenizer(folder, vocab_size, eos_ids, [] if start is None else [start])
+    if not path.is_file() and (folder / "spiece.model").is_file():  # ALBERT and T5 repos without tokenizer.json
+        return _spiece_tokenizer(folder, c, vocab_size, eos_ids, [] if start is None else [start])
     if not path.is_file():
         raise WeightsError(f"{folder} has no tokenizer.json. Download the model's tokenizer files too: {GET}")
     try:
@@ -205,6 +208,19 @@ def _wordpiece_tokenizer(folder: Path, vocab_size: int, eos_ids: list[int], star
     except Exception as e:  # a damaged vocab.txt or tokenizer_config.json; tokenizers raises plain Exceptions
         raise WeightsError(f"{folder}: vocab.txt cannot be read as a WordPiece vocabulary ({str(e)[:160]}).") from e
     return HFTokenizer(tok, vocab_size, eos_ids, start_ids)
+
+
+def _spiece_tokenizer(folder: Path, c: dict, vocab_size: int, eos_ids: list[int], start_ids: list[int]):
+    try:
+        from .spiece_tokenizer import SpieceTokenizer
+
+        return SpieceTokenizer(folder, c.get("model_type", ""), vocab_size, eos_ids, start_ids)
+    except ImportError as e:
+        raise WeightsError("spiece.model needs sentencepiece: pip install -r requirements.txt") from e
+    except Exception as e:  # sentencepiece's own errors on a damaged file; a damaged tokenizer_config.json
+        raise WeightsError(
+            f"{folder}: spiece.model (the SentencePiece tokenizer) cannot be read ({str(e)[:160]}). Download it again."
+        ) from e
 
 
 def _marian_tokenizer(folder: Path, vocab_size: int, eos_ids: list[int], start_ids: list[int]):
@@ -241,6 +257,8 @@ def load_folder(
     except (UnsupportedModel, KeyError, TypeError, ValueError) as e:
         what = f"missing setting {e}" if isinstance(e, KeyError) else str(e)
         raise WeightsError(f"{folder / 'config.json'}: {what}.") from e
+    if cfg.max_len > max_tokens():  # $ATTENTION_LAB_MAX_TOKENS (GPT-2, BERT too: their position tables are cut)
+        cfg = dataclasses.replace(cfg, max_len=max_tokens())
     files = weight_files(folder)
     params = count_params(files)
     if (reason := too_large(params, precision_.bytes_per_param(dtype))) is not None:
@@ -274,6 +292,8 @@ def load_folder(
                     for ours, tensor in rename(name, t, cfg):
                         if ours not in expected:
                             continue
+                        if ours == "pos_emb.weight" and tensor.shape[0] > expected[ours][0]:  # max_len capped
+                            tensor = tensor[: expected[ours][0]]  # the first positions' rows
                         if tuple(tensor.shape) != tuple(expected[ours]):
                             raise WeightsError(
                                 f"{path.name}: tensor {name} has shape {list(tensor.shape)}, but config.json "

@@ -96,7 +96,7 @@ def check(repo: str, revision: str | None) -> dict:
         arch = make_config(config).arch
     except (families.UnsupportedModel, KeyError, TypeError, ValueError) as e:
         raise Refused("unsupported", f"{hub.display_name(repo, revision)}: {e}. Nothing was downloaded.") from e
-    if "tokenizer.json" not in files and kind != "marian":
+    if not {"tokenizer.json", "vocab.txt", hub.SPIECE} & set(files) and kind != "marian":
         raise Refused("unsupported", _text("no_tokenizer", repo=hub.display_name(repo, revision)))
     try:
         params = sum(api.get_safetensors_metadata(repo, revision=info.sha).parameter_count.values())
@@ -190,7 +190,8 @@ TEXTS = {
     "request: pass it with --revision refs/pr/N), or pick another model. Nothing was downloaded.",
     "no_weights": "{repo} has no model.safetensors (nor sharded model-*-of-*.safetensors with their index) at this "
     "revision: there are no weights this app can read. Nothing was downloaded.",
-    "no_tokenizer": "{repo} has no tokenizer.json (a fast tokenizer's file), which the loader reads. Pick a "
+    "no_tokenizer": "{repo} has no tokenizer.json (a fast tokenizer's file), nor BERT's vocab.txt or ALBERT's and "
+    "T5's spiece.model, which the loader reads. Pick a "
     "revision or a copy of the model that has one. Nothing was downloaded.",
     "too_large": "{name} is too large for this machine: {reason}. Raise ATTENTION_LAB_MAX_PARAMS if the machine "
     "has the memory, or pick a smaller model. Nothing was downloaded.",

@@ -22,6 +22,7 @@ HUB_ID = re.compile(r"^(?P<repo>[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,96})(?:@(?P<rev
 # Only what the loader reads (models/checkpoints.py); a repo's .bin, .pt, ONNX or GGUF files are never fetched.
 TOKENIZER_FILES = ("tokenizer.json", "source.spm", "target.spm", "vocab.json")
 TOKENIZER_FILES += ("vocab.txt", "tokenizer_config.json")  # WordPiece without tokenizer.json (wordpiece_vocab.py)
+SPIECE = "spiece.model"
 INDEX = "model.safetensors.index.json"
 WEIGHTS = re.compile(r"^model(-\d+-of-\d+)?\.safetensors$")
 FETCH = "python -m models.fetch {repo}"
@@ -53,8 +54,14 @@ def cache_dir() -> Path:
 
 def wanted(files: list[str]) -> list[str]:
     """The files of a repo that the loader reads: config, safetensors weights (the single file, or the shards
-    and their index), tokenizer. Never pickles (pytorch_model.bin) and never a repo's own Python."""
-    return [f for f in files if f == "config.json" or f == INDEX or WEIGHTS.match(f) or f in TOKENIZER_FILES]
+    and their index), tokenizer (spiece.model only where tokenizer.json is missing). Never pickles
+    (pytorch_model.bin) and never a repo's own Python."""
+    spiece = "tokenizer.json" not in files  # ALBERT, T5 repos without it: spiece_tokenizer.py reads spiece.model
+    return [
+        f
+        for f in files
+        if f == "config.json" or f == INDEX or WEIGHTS.match(f) or f in TOKENIZER_FILES or (spiece and f == SPIECE)
+    ]
 
 
 def snapshot(repo: str, revision: str | None = None) -> Path:

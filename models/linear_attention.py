@@ -157,6 +157,8 @@ class LinearLayers:
         stored = sum(x.numel() * x.element_size() for inputs in self._inputs for x in inputs)
         return stored + 4 * int(np.prod(self.shape))
 
+    held_bytes = nbytes  # what ui/trace_cache.py counts: it keeps every layer it has computed
+
     def __len__(self) -> int:
         return self.shape[0]
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from . import precision
 from .attention import bidirectional, causal, make_mask, sliding
 from .config import ModelConfig
 
 # the lazy parts moved to lazy.py; still importable from here (tests monkeypatch live.LAZY_VOCAB)
 from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LazyLogits, LazyScores, _np
 from .linear_attention import LinearLayers
+from .long_trace import AttentionLayers, LayerCache, Recompute, is_long, keep_stream
 from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
 from .transformer import Transformer
@@ -196,9 +198,13 @@ class LiveModel:
         window=None,
     ) -> Trace:
         """The core of run(): ids already carry their special tokens; the last `pad` are padding.
-        scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never."""
+        scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never.
+        A long input (long_trace.LAZY_ATTENTION_BYTES) keeps attention and scores per layer, computed when read."""
         cfg, net = self.config, self.net
         n_keys = len(ids) + (len(target_ids) if target_ids is not None else 0)
+        long = is_long(cfg.n_layers, cfg.n_heads, n_keys)
+        cache = LayerCache() if long else None  # a long trace's layers read, shared by its keys
+        bf16 = long and precision.running(net) == "bfloat16"  # a long stream is kept as the matrices run
         if scores is None:
             scores = 2 * cfg.n_layers * cfg.n_heads * n_keys * n_keys * 4 <= LAZY_SCORES_BYTES
         kind = mask or cfg.default_mask
@@ -213,15 +219,23 @@ class LiveModel:
         layer_masks = {}  # Gemma: per-layer masks (Trace.layer_masks)
         numbers = {}  # Qwen3.5: the layer numbers of attention["decoder.self"] and ["decoder.linear"] (Trace.layers)
 
-        def keep(key, records, part, blocks, memory=None):
+        def keep(key, records, part, blocks, memory=None, stream=None, masks=None):
+            """stream (long traces): the stack's stored input [L+1, T, d]; masks: (self mask, cross mask)."""
+            stack, rows = blocks, list(range(len(records)))
             if part == "self" and any("linear" in r for r in records):  # Qwen3.5: softmax layers only under key
                 soft = [i for i, r in enumerate(records) if "linear" not in r]
                 linear = [i for i, r in enumerate(records) if "linear" in r]
                 att["decoder.linear"] = LinearLayers([records[i]["linear"].first() for i in linear], linear)
                 numbers[key], numbers["decoder.linear"] = soft, linear
-                records, blocks = [records[i] for i in soft], [blocks[i] for i in soft]
-            att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
-            if scores:
+                records, blocks, rows = [records[i] for i in soft], [blocks[i] for i in soft], soft
+            if long:  # per layer, recomputed from the stored stream when read (models/long_trace.py)
+                again = Recompute(net, stack, rows, stream, part, masks[0], scale, cache, memory, masks[1])
+                first = not any(isinstance(a, AttentionLayers) for a in att.values())  # counts the cache
+                att[key] = AttentionLayers(again, "weights", owner=first)
+                sco[key] = AttentionLayers(again, "scores")
+            else:
+                att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
+            if scores and not long:
                 sco[key] = _np(torch.stack([r[f"{part}_scores"][0] for r in records]))
             # ‖f_h(x_j)‖ from the values the attention used: self = the cached (k, v); cross = W_V of the memory
             per_layer = []
@@ -236,15 +250,20 @@ class LiveModel:
                 per_mask = [r.get("self_mask", main_mask).expand(main_mask.shape[-2:]) for r in records]
                 layer_masks[key] = torch.stack(per_mask).numpy()  # [L, Tq, Tk]
 
+        def kept(stream):  # Trace.hidden's value, and (long traces) the tensor layers are recomputed from
+            return keep_stream(stream, bf16) if long else (_np(torch.stack([h[0] for h in stream])), None)
+
         if cfg.arch == "decoder":
-            x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale)
-            keep("decoder.self", recs, "self", net.decoder)
-            hid["decoder"], used["decoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
+            x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale, need_weights=not long)
+            hid["decoder"], inputs = kept(stream)
+            keep("decoder.self", recs, "self", net.decoder, stream=inputs, masks=(main_mask, None))
+            used["decoder.self"] = main_mask
             final = net.dec_norm(x)
         else:
-            x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale)
-            keep("encoder.self", recs, "self", net.encoder)
-            hid["encoder"], used["encoder.self"] = _np(torch.stack([h[0] for h in stream])), main_mask
+            x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale, need_weights=not long)
+            hid["encoder"], inputs = kept(stream)
+            keep("encoder.self", recs, "self", net.encoder, stream=inputs, masks=(main_mask, None))
+            used["encoder.self"] = main_mask
             memory = net.enc_norm(x)
             final = memory
             if cfg.arch == "encoder-decoder":
@@ -252,10 +271,10 @@ class LiveModel:
                 tgt = torch.tensor([tgt_ids], dtype=torch.long)
                 tmask = causal(len(tgt_ids))
                 cmask = bidirectional(len(tgt_ids), len(ids)) & (torch.arange(len(ids)) < len(ids) - pad)
-                y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask)
-                keep("decoder.self", drecs, "self", net.decoder)
-                keep("decoder.cross", drecs, "cross", net.decoder, memory)
-                hid["decoder"] = _np(torch.stack([h[0] for h in dstream]))
+                y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask, need_weights=not long)
+                hid["decoder"], inputs = kept(dstream)
+                keep("decoder.self", drecs, "self", net.decoder, stream=inputs, masks=(tmask, None))
+                keep("decoder.cross", drecs, "cross", net.decoder, memory, stream=inputs, masks=(tmask, cmask))
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
                 final = net.dec_norm(y)
                 target_ids = tgt_ids
@@ -267,7 +286,7 @@ class LiveModel:
             )
         else:
             logits = _np(net.logits(final)[0])
-        if not scores:
+        if not scores and not long:
             again = dict(
                 target_ids=target_ids, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, pad=pad, window=window
             )

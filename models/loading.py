@@ -75,7 +75,7 @@ def load(
         from .pretrained import MissingPretrained, load_minilm
 
         try:
-            return load_minilm()
+            return load_minilm(precision)
         except MissingPretrained as e:
             raise WeightsError(str(e)) from e
     if name not in SHIPPED:

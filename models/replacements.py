@@ -8,20 +8,43 @@ token lists with a diff, so a replacement equal to the original word counts as o
 from __future__ import annotations
 
 import difflib
+import re
+
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+# Chinese (and Japanese) text has no spaces: each ideograph, kana or full-width punctuation mark is a word to pick
+CJK = "\u3001-\u303f\uff01-\uff60\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+UNIT = re.compile(rf"(\s*)([{CJK}]|[^\s{CJK}]+)")
+
+
+def _units(text: str) -> list[tuple[str, bool]]:
+    """(word, whether whitespace stood before it): whitespace-separated runs, each CJK character apart."""
+    return [(m[2], bool(m[1])) for m in UNIT.finditer(text)]
 
 
 def words(text: str) -> list[str]:
-    """The sentence's whitespace-separated words (what the student picks from)."""
-    return text.split()
+    """The sentence's words (what the student picks from): split on whitespace, and each CJK character apart."""
+    return [w for w, _ in _units(text)]
 
 
-def replace_words(text: str, picks: list[int], word: str) -> str:
-    """text with the picked words (0-based, out-of-range ignored) replaced by word; unchanged if word is blank."""
-    ws = words(text)
+def pill_labels(ws: list[str]) -> list[str]:
+    """A label per word, unique: a repeated word gets its occurrence as a subscript (小₁ 明 小₂), so the student
+    sees which one is picked (and the pills widget, which tells options apart by label, highlights that one)."""
+    seen: dict[str, int] = {}
+    out = []
+    for w in ws:
+        seen[w] = seen.get(w, 0) + 1
+        out.append(w + str(seen[w]).translate(SUBSCRIPTS) if ws.count(w) > 1 else w)
+    return out
+
+
+def replace_words(text: str, picks: list[int], word: str, most: int | None = None) -> str:
+    """text (its first `most` words) with the picked words (0-based, out-of-range ignored) replaced by word;
+    unchanged if word is blank. Runs of whitespace become one space; words that touched (小猫) still touch."""
     word = " ".join(word.split())
-    if not word:
-        return " ".join(ws)
-    return " ".join(word if i in set(picks) else w for i, w in enumerate(ws))
+    chosen = set(picks) if word else set()
+    out = [(" " if space and i else "") + (word if i in chosen else w) for i, (w, space) in enumerate(_units(text))]
+    return "".join(out[:most])
 
 
 def replaced_flags(original: list[str], altered: list[str]) -> list[bool]:

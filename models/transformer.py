@@ -159,9 +159,12 @@ class Transformer(nn.Module):
         buckets = relative_bucket(key - query, encoder, self.cfg.rel_buckets, self.cfg.rel_max_distance)
         return table(buckets).permute(2, 0, 1)  # (H, Tq, Tk)
 
-    def run_stack(self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0, ablate=None):
+    def run_stack(
+        self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0, ablate=None, need_weights=True
+    ):
         """Embed ids (at positions start..) and run them through blocks. ablate = {layer: {head: "zero" |
         "uniform"}} knocks heads out of those layers' self-attention (an argument, never module state).
+        need_weights=False: no layer keeps its [B, H, Tq, Tk] weights and scores (records hold None; a long trace).
 
         Returns (final hidden (B, T, d), per-layer records, residual stream [layers+1] of (B, T, d)).
         """
@@ -172,7 +175,7 @@ class Transformer(nn.Module):
         for i, block in enumerate(blocks):
             knock = None if ablate is None else ablate.get(i)
             cache = None if past is None else past[i]
-            x, rec = block(x, mask, scale, positions, memory, cross_mask, cache, knock, bias=bias)
+            x, rec = block(x, mask, scale, positions, memory, cross_mask, cache, knock, bias, need_weights)
             stream.append(x)
             records.append(rec)
         return x, records, stream

@@ -8,12 +8,14 @@ nothing, so ‖α_ij f_h(x_j)‖ = α_ij ‖f_h(x_j)‖ says what attention carr
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 
 import numpy as np
 import torch
 
 from .attention import MultiHeadAttention
+from .long_trace import Layers, Weighted
 
 
 def head_value_norms(attn: MultiHeadAttention, v: torch.Tensor) -> torch.Tensor:
@@ -22,12 +24,26 @@ def head_value_norms(attn: MultiHeadAttention, v: torch.Tensor) -> torch.Tensor:
 
     ‖v W_O^hᵀ‖² = v G_h vᵀ with G_h = W_O^hᵀ W_O^h (dh × dh): d_model·dh² per head instead of
     Tk·d_model·dh, which keeps it cheap for a 0.5B model at 256 tokens."""
-    h, dh = attn.n_heads, attn.d_head
+    h = attn.n_heads
     v = v.to(torch.float32).repeat_interleave(h // v.shape[0], dim=0)  # (H, Tk, dh)
-    w_o = attn.o.weight.to(torch.float32).view(-1, h, dh).permute(1, 0, 2)  # (H, d, dh): column block h
-    gram = w_o.transpose(1, 2) @ w_o  # (H, dh, dh)
-    squared = torch.einsum("htd,hde,hte->ht", v, gram, v)
+    squared = ((v @ _gram(attn)) * v).sum(-1)  # (H, Tk): v G_h vᵀ, row by row
     return squared.clamp_min(0).sqrt()  # rounding can leave a tiny negative for an all-zero value
+
+
+_GRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # attention module -> (weight's identity, G)
+
+
+def _gram(attn: MultiHeadAttention) -> torch.Tensor:
+    """G_h = W_O^hᵀ W_O^h (H, dh, dh), computed once per weight (d_model·dh² a head: at 16 tokens it was most of
+    the value norms' cost, every forward); recomputed when W_O is replaced or changed in place (training)."""
+    w = attn.o.weight
+    key = (w.data_ptr(), w._version, w.dtype, w.shape)
+    hit = _GRAMS.get(attn)
+    if hit is None or hit[0] != key:
+        with torch.inference_mode(False), torch.no_grad():  # a plain tensor, usable outside inference mode too
+            w_o = w.detach().to(torch.float32).view(-1, attn.n_heads, attn.d_head).permute(1, 0, 2)  # (H, d, dh)
+            hit = _GRAMS[attn] = (key, w_o.transpose(1, 2) @ w_o)
+    return hit[1]
 
 
 class ValueWeighted(Mapping):
@@ -38,6 +54,8 @@ class ValueWeighted(Mapping):
         self._attention, self._norms = attention, value_norms
 
     def __getitem__(self, key: str) -> np.ndarray:
+        if isinstance(self._attention[key], Layers):  # a long trace: per layer, when read
+            return Weighted(self._attention[key], self._norms[key])
         return self._attention[key] * self._norms[key][:, :, None, :]
 
     def __iter__(self):

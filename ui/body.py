@@ -17,7 +17,7 @@ from .slots import fragment
 
 # The URL parameters the sidebar shows: declared in every run of the body (app.py's own lines do not run
 # in a fragment's rerun, and ui/url.sync writes exactly the names declared in a run).
-SIDEBAR_PARAMS = ("lang", "model", "weights", "present", "tables", "guide", "gstep")
+SIDEBAR_PARAMS = ("lang", "model", "weights", "precision", "present", "tables", "guide", "gstep")
 
 
 @fragment

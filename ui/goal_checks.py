@@ -179,9 +179,12 @@ def param_is(args: dict, state: Mapping[str, object]) -> Outcome:
 
 def prompt_tokens(args: dict, state: Mapping[str, object]) -> Outcome:
     """The prompt's number of tokens under the selected model's tokenizer is in [min, max]."""
+    from . import precision_keys
     from .loaders import get_model
 
-    model = get_model(_state(state, "model"), _state(state, "weights"))
+    name = str(_state(state, "model"))  # in the session's precision: the model its pages run, not a second copy
+    weights = precision_keys.key(name, str(_state(state, "weights")), str(_state(state, "precision")))
+    model = get_model(name, weights)
     n = len(model.tokenizer.encode(str(_state(state, "prompt"))))
     reached = args["min"] <= n and (args["max"] is None or n <= args["max"])
     return Outcome(reached, _t("guides.goal.tokens", n=n, want=_range(args["min"], args["max"])))

@@ -35,7 +35,7 @@ from models import (
 from models.experiments import self_key
 from models.tokenizer import BPETokenizer
 
-from . import trace_cache
+from . import precision_keys, trace_cache
 from .params import MAX_NEW, local_models
 
 # Sessions are the parallelism (one script thread per rerun): torch's intra-op threads only added a
@@ -95,16 +95,22 @@ def shipped_tokenizer() -> BPETokenizer:
 @_remembered
 def get_model(name: str, weights: str = "trained") -> models.LiveModel:
     """The shipped model, or a published one from $ATTENTION_LAB_MODELS; or a random-init one with the
-    same config (seed 0) to compare against."""
+    same config (seed 0) to compare against. weights "trained@bfloat16" / "trained@float32": a published
+    model's (or MiniLM's) in that precision rather than the process's (ui/precision_keys.py); for a toy model
+    the same entry as "trained" (they always run float32)."""
+    base, dtype = precision_keys.split(weights)
     entry = local_models().get(name)
+    if dtype is not None and entry is None and name not in models.PRETRAINED:
+        return get_model(name, base)  # a toy: one shared model whatever the session's precision
+    at = {} if dtype is None else {"precision": dtype}  # None: the process's ($ATTENTION_LAB_PRECISION)
     if entry is None:
-        trained = models.load(name)
+        trained = models.load(name, **at)
     elif entry.error is not None:
         raise models.WeightsError(f"{entry.name}: {entry.error}")
     else:
-        trained = models.load(entry.path)
+        trained = models.load(entry.path, **at)
         trained.meta["forward_ms"] = forward_ms(trained)
-    return trained if weights == "trained" else models.build(trained.config, trained.tokenizer)
+    return trained if base == "trained" else models.build(trained.config, trained.tokenizer)
 
 
 FAST_MS = 150  # a 64-token forward slower than this: the prompt runs on Enter, not on every pause in typing
@@ -155,9 +161,10 @@ def greedy_target(name: str, weights: str, text: str) -> str:
 
 
 @st.cache_resource(show_spinner=False)
-def get_variant(name: str, positional: str) -> models.LiveModel:
-    """A random-init model with the shipped model's config but another positional encoding."""
-    model = get_model(name)
+def get_variant(name: str, positional: str, weights: str = "trained") -> models.LiveModel:
+    """A random-init model with the shipped model's config but another positional encoding (weights: whose config,
+    the session's precision key, so no second copy of a published model is loaded for it)."""
+    model = get_model(name, weights)
     cfg = model.config
     rope_only = {} if positional == "rope" else dict(rotary_dim=None, nope_layers=None, rope_local_base=None)
     if positional == "none" and cfg.layer_types:  # a sliding window carries position too: every layer sees all
@@ -195,9 +202,9 @@ def rank_sweep(name: str, weights: str, inputs: str, n_samples: int) -> dict[str
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def shuffle_deltas(name: str, text: str, seed: int) -> dict:
-    """The shuffle test on the prompt: no-PE model (both masks) and the shipped trained model."""
-    trained, nope = get_model(name), get_variant(name, "none")
+def shuffle_deltas(name: str, text: str, seed: int, weights: str = "trained") -> dict:
+    """The shuffle test on the prompt: no-PE model (both masks) and the shipped trained model (weights: its key)."""
+    trained, nope = get_model(name, weights), get_variant(name, "none", weights)
     ids = trained.source_ids(text)[0]
     order = experiments.shuffle_order(trained, ids, seed)
     return {
@@ -222,9 +229,9 @@ def scaled_run(name: str, weights: str, text: str, attn_scale: float, top: int =
 
 
 @st.cache_data(show_spinner=False)
-def learned_positions(name: str = "encoder") -> np.ndarray:
+def learned_positions(name: str = "encoder", weights: str = "trained") -> np.ndarray:
     """The learned position-embedding table [max_len, d_model] of a model that has one (encoder, MiniLM)."""
-    table = get_model(name).net.pos_emb
+    table = get_model(name, weights).net.pos_emb
     if table is None:
         raise ValueError(f"the {name} model has no learned position embeddings")
     return table.weight.detach().double().numpy()

@@ -11,7 +11,7 @@ import os
 import re
 
 import models
-from models import catalog, checkpoints, hub
+from models import catalog, checkpoints, hub, precision
 from models.variants import RECIPES
 
 from .url import BOOL, MAX_SENTENCES_CHARS, MAX_WORD_CHARS, TEXT, Param, choice, int_in, text
@@ -237,6 +237,9 @@ PARAMS: dict[str, Param] = {
     "present": Param(False, **BOOL),
     "tables": Param(False, **BOOL),
     "prompt": Param(DEFAULT_PROMPT, **TEXT),
+    # a published model's precision in this session (issue 30; ui/precision_keys.py): the default is read when a
+    # session starts, from $ATTENTION_LAB_PRECISION (state.default), not this import-time copy
+    "precision": Param(precision.DEFAULT, choice(*precision.CHOICES)),
     # explorer and masks
     "layer": one_based(),
     "head": one_based(),
@@ -348,4 +351,4 @@ PARAMS |= {"neuron": Param(False, **BOOL), "nv_q": Param(-1, int_in(-1, 100_000)
 # its ELECTRA section with a published discriminator: the words replaced (0-based; 4: "dog" in the default prompt)
 PARAMS |= {"electra_words": Param([4], int_list(0, 255), lambda v: ",".join(map(str, v))),
            "electra_with": Param("car", **text(MAX_WORD_CHARS))}  # fmt: skip
-SHARED = ["lang", "model", "weights", "present", "prompt", "tables"]
+SHARED = ["lang", "model", "weights", "present", "prompt", "tables", "precision"]

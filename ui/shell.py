@@ -15,7 +15,7 @@ import models
 from models import checkpoints
 from models.tokenizer import BPETokenizer
 
-from . import charts, fetch_panel, params, precision_ui, state, url
+from . import charts, fetch_panel, params, precision_keys, precision_ui, state, url
 from .i18n import md, names, t
 from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
 from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, RUNS, run_slot  # noqa: F401  (app.py, tests)
@@ -109,8 +109,21 @@ def model_labels():
             labels[name] = t("model.unusable", name=name, error=e.error)
         else:
             arch = t(f"model.kind.{e.arch}")
-            labels[name] = t("model.local", name=name, family=e.family, arch=arch, size=size_label(e.params))
+            labels[name] = t(
+                "model.local", name=short_name(name), family=e.family, arch=arch, size=size_label(e.params)
+            )
     return labels.get
+
+
+NAME_CHARS = 24  # the sidebar's picker shows ~30 characters: a longer name is cut in the middle so its size shows
+
+
+def short_name(name: str) -> str:
+    """name, or its head…tail when longer than NAME_CHARS (the org and the variant at the end both stay)."""
+    if len(name) <= NAME_CHARS:
+        return name
+    head = (NAME_CHARS - 1) // 2
+    return f"{name[:head]}…{name[-(NAME_CHARS - 1 - head) :]}"
 
 
 def size_label(params: int) -> str:
@@ -145,8 +158,7 @@ def sidebar() -> state.Settings:
         )
         fetch_panel.select_pending()
         st.selectbox(t("model.label"), list(params.model_names()), format_func=model_labels(), key="model")
-        if st.session_state.get("model") in params.local_models() or st.session_state.get("model") in models.PRETRAINED:
-            st.caption(precision_ui.line())  # issue 30: the precision published models run in (ui/precision_ui.py)
+        precision_ui.toggle()  # issue 30: a published model's precision in this session (ui/precision_ui.py)
         fetch_panel.panel()
         st.segmented_control(
             t("weights.label"),
@@ -188,9 +200,10 @@ def live_typing(settings: state.Settings) -> bool:
     entry = params.local_models().get(settings.model)
     if entry is None or entry.error is not None:  # a toy model, or one that will not load (nothing to wait for)
         return True
-    if not computed(get_model, settings.model, "trained"):
+    trained = precision_keys.trained(settings.model)  # the session's precision (ui/precision_keys.py)
+    if not computed(get_model, settings.model, trained):
         return False
-    return types_live(get_model(settings.model, "trained"))
+    return types_live(get_model(settings.model, trained))
 
 
 def prompt_box(settings: state.Settings) -> None:
@@ -233,10 +246,12 @@ def load(name: str, weights: str) -> models.LiveModel:
     if entry is not None and entry.error is not None:
         raise models.WeightsError(f"{entry.name}: {entry.error}")
     if entry is not None:
-        label = t("model.loading", name=name, size=size_label(entry.params), weights=names("weights")(weights))
+        what = names("weights")(precision_keys.base(weights)) + precision_ui.loading_suffix(weights)
+        label = t("model.loading", name=name, size=size_label(entry.params), weights=what)
         return with_status(label, get_model, name, weights)
     if name in models.PRETRAINED:  # MiniLM's first load reads 90 MB of weights: about 2 s
-        label = t("model.loading_pretrained", name=names("model")(name), weights=names("weights")(weights))
+        what = names("weights")(precision_keys.base(weights)) + precision_ui.loading_suffix(weights)
+        label = t("model.loading_pretrained", name=names("model")(name), weights=what)
         return with_status(label, get_model, name, weights)
     return get_model(name, weights)
 
@@ -337,7 +352,8 @@ def track(*names: str) -> None:
 
 
 def finish_run() -> None:
-    url.sync(params.PARAMS, st.session_state.pop("_url_names", []), {"prompt": state.default("prompt")})
+    defaults = {name: state.default(name) for name in ("prompt", "precision")}  # a session's own, not the table's
+    url.sync(params.PARAMS, st.session_state.pop("_url_names", []), defaults)
 
 
 def stop() -> NoReturn:

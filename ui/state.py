@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from . import precision_keys
 from .params import PARAMS, SHARED, default_prompt
 
 PRESENTATION_SCALE = 1.5  # figure and font scale on a projector
@@ -23,7 +24,10 @@ def ensure(name: str) -> None:
 
 
 def default(name: str) -> object:
-    """What a parameter is when nothing set it, in this session's language (the URL leaves it out)."""
+    """What a parameter is when nothing set it, in this session's language (the URL leaves it out); the precision's
+    is $ATTENTION_LAB_PRECISION's (ui/precision_keys.py)."""
+    if name == "precision":
+        return precision_keys.default_choice()
     return default_prompt(lang()) if name == "prompt" else PARAMS[name].default
 
 
@@ -78,7 +82,9 @@ def current() -> Settings:
     for name in SHARED:
         ensure(name)
     s = st.session_state
-    return Settings(s["lang"], s["model"], s["weights"], bool(s["present"]), s["prompt"] or "", bool(s["tables"]))
+    # a published model's weights key carries this session's precision (ui/precision_keys.py): loaders key on it
+    weights = precision_keys.key(s["model"], s["weights"], s["precision"])
+    return Settings(s["lang"], s["model"], weights, bool(s["present"]), s["prompt"] or "", bool(s["tables"]))
 
 
 def lang() -> str:

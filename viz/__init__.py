@@ -23,6 +23,16 @@ from viz.histograms import histograms
 from viz.labels import ENGLISH, Labels, ScalingLabels, axis_labels, escape, short_count
 from viz.lens import lens_table
 from viz.lines import Series, lines
+from viz.long_heatmap import (
+    LONG_TOKENS,
+    ZOOM_MAX,
+    Region,
+    box_region,
+    clamp_region,
+    is_long,
+    long_heatmap,
+    zoom_heatmap,
+)
 from viz.matrices import head_rows, value_heatmap
 from viz.moe import expert_load, router_choices
 from viz.neuron import NeuronWords, neuron_bars
@@ -56,14 +66,17 @@ __all__ = [
     "ENGLISH",
     "HEAD_COLORS",
     "HIGHLIGHT",
+    "LONG_TOKENS",
     "MASK_COLORS",
     "MASK_KIND_COLORS",
     "ROLE_COLORS",
     "UNCHANGED",
     "WEIGHT_DASH",
+    "ZOOM_MAX",
     "Arrow",
     "Labels",
     "NeuronWords",
+    "Region",
     "ScalingLabels",
     "Series",
     "attention_csv",
@@ -71,8 +84,10 @@ __all__ = [
     "axis_labels",
     "bars",
     "base_layout",
+    "box_region",
     "change_bars",
     "check_attention",
+    "clamp_region",
     "escape",
     "expert_load",
     "font_size",
@@ -83,9 +98,11 @@ __all__ = [
     "heads_grid",
     "heatmap",
     "histograms",
+    "is_long",
     "kv_cache",
     "lens_table",
     "lines",
+    "long_heatmap",
     "mask_heatmap",
     "neuron_bars",
     "param_treemap",
@@ -99,4 +116,5 @@ __all__ = [
     "softcap_curve",
     "token_strip",
     "value_heatmap",
+    "zoom_heatmap",
 ]

@@ -38,14 +38,17 @@ def heatmap(
     zmax: float | None = 1.0,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
+    q_start: int = 0,
+    k_start: int = 0,
 ) -> Spec:
     """One head's attention weights [Tq, Tk] as a heatmap, query 0 at the top.
 
     zmax=1.0 keeps colours comparable across heads; zmax=None stretches the colours to this
-    head's largest weight (useful for diffuse heads whose weights are all small).
+    head's largest weight (useful for diffuse heads whose weights are all small). q_start, k_start: the
+    positions of the first query and key when this is a region of a longer matrix (viz/long_heatmap.py).
     """
     w = as_float(check_attention(weights, query_tokens, key_tokens))  # [Tq, Tk]
-    x, y = axis_labels(key_tokens), axis_labels(query_tokens)
+    x, y = axis_labels(key_tokens, k_start), axis_labels(query_tokens, q_start)
     trace = dict(
         type="heatmap",
         z=w,
@@ -76,8 +79,11 @@ def heads_grid(
     selected: tuple[int, int] | None = None,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
+    q_start: int = 0,
+    k_start: int = 0,
 ) -> Spec:
     """Every head of every layer [L, H, Tq, Tk] as small heatmaps in one figure (BertViz "model view").
+    q_start, k_start: the first query's and key's positions, when this is a window of a long prompt.
 
     The point is comparison: heads in one model learn different patterns (previous token, first
     token, same word). All cells share one colour axis, so a dark cell means the same everywhere.
@@ -116,7 +122,7 @@ def heads_grid(
             traces.append(
                 dict(
                     type="heatmap",
-                    z=a[layer, head],  # [Tq, Tk]; x, y default to positions 0..T-1
+                    z=a[layer, head],  # [Tq, Tk]; x, y are positions k_start.., q_start.. (x0, y0 below)
                     coloraxis="coloraxis",
                     name=name[layer][head],
                     xaxis=f"x{suffix}",
@@ -125,6 +131,7 @@ def heads_grid(
                     hovertemplate=f"{name[layer][head]}<br>" + _hover(labels, f"{escape(labels.weight)}: %{{z:.3f}}"),
                 )
             )
+            traces[-1].update({k: v for k, v in (("x0", k_start), ("y0", q_start)) if v})  # 0: Plotly's default
     # Column headers name the heads, row axis titles the layers: short enough for a phone.
     titles = [
         dict(

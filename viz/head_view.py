@@ -38,8 +38,11 @@ def head_view(
     min_weight: float = 0.02,
     scale: float = 1.0,
     labels: Labels = ENGLISH,
+    q_start: int = 0,
+    k_start: int = 0,
 ) -> Spec:
     """Lines from each query token to the keys it attends to, one colour per head; attention [H, Tq, Tk].
+    q_start, k_start: the first query's and key's positions, when this is a window of a long prompt.
 
     heads: which heads to draw (default all). focus: a query index to draw only its lines.
     Weights below min_weight are not drawn (they would only grey the picture); hover on a query
@@ -96,8 +99,8 @@ def head_view(
     # Token columns: one text trace; hover on a query lists each shown head's strongest keys.
     q_text = [escape(t) for t in query_tokens]
     k_text = [escape(t) for t in key_tokens]
-    k_axis = axis_labels(key_tokens)
-    q_axis = axis_labels(query_tokens)
+    k_axis = axis_labels(key_tokens, k_start)
+    q_axis = axis_labels(query_tokens, q_start)
     top = np.argsort(-a[heads], axis=-1, kind="stable")[..., :TOP_KEYS]  # [len(heads), Tq, 3]
     q_hover = []
     for i in range(n_q):

@@ -43,13 +43,13 @@ def escape(text: str) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def axis_labels(tokens: list[str]) -> list[str]:
-    """Unique category-axis labels "i token".
+def axis_labels(tokens: list[str], start: int = 0) -> list[str]:
+    """Unique category-axis labels "i token"; start: the first token's position (a window of a long prompt).
 
     A category axis merges equal labels, and prompts repeat tokens ("the ... the"); the position
     prefix keeps every row apart and also reminds the student that position is part of the input.
     """
-    return [f"{i} {escape(tok)}" for i, tok in enumerate(tokens)]
+    return [f"{i} {escape(tok)}" for i, tok in enumerate(tokens, start)]
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,29 @@ rotation function serves every model in the app (instead of a second RoPE code p
 
 from __future__ import annotations
 
+import os
+
 import torch
 
-# Real models read at most this many tokens here: a 256-token trace of a 24-layer model is already
-# hundreds of MB of attention, and a forward on 2 CPU cores takes seconds (bench/pretrained_speed.py).
-MAX_TOKENS = 256
+# Real models read at most $ATTENTION_LAB_MAX_TOKENS tokens (default 2,048: a few paragraphs), never more than their
+# own context; the toy models keep the length they were trained at. Past long_trace.LAZY_ATTENTION_BYTES a trace
+# computes a layer's attention when it is read (a 2,048-token trace of a 28-layer model would be 7.5 GB otherwise).
+MAX_TOKENS_ENV = "ATTENTION_LAB_MAX_TOKENS"
+DEFAULT_MAX_TOKENS = 2048
+
+
+def max_tokens() -> int:
+    """$ATTENTION_LAB_MAX_TOKENS (read when a model is loaded), else 2,048; a value that is not a whole number >= 8
+    falls back to the default."""
+    try:
+        value = int(os.environ.get(MAX_TOKENS_ENV, DEFAULT_MAX_TOKENS))
+    except ValueError:
+        return DEFAULT_MAX_TOKENS
+    return value if value >= 8 else DEFAULT_MAX_TOKENS
+
+
+# what the family mappings cap with (models/checkpoints.py caps every published model again with max_tokens() at load)
+MAX_TOKENS = max_tokens()
 ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu": "gelu", "relu": "relu",
                "swish": "silu", "silu": "silu", "gelu_fast": "gelu_tanh"}  # fmt: skip
 

@@ -81,7 +81,7 @@ def test_add_a_model_by_name_shows_progress_then_the_explorer_draws_it(browser, 
         link = re.escape(repo).replace("/", "(%2F|/)")
         expect(page).to_have_url(re.compile(rf"model={link}(&|$)"), timeout=30_000)  # the link names it
         picker = side.get_by_role("combobox", name={"en": "Model", "zh": "模型"}[lang])
-        label = re.compile(rf"^{re.escape(repo)} · {TEXT[lang]['family']} · \d+K$")  # listed with family and size
+        label = re.compile(rf"^{re.escape(repo)} · \d+K · {TEXT[lang]['family']}$")  # listed with family and size
         expect(picker).to_have_value(label, timeout=FIRST_DRAW_MS)
         page.wait_for_selector(TICKS, timeout=FIRST_DRAW_MS)
         # Qwen's tokenizer adds no [BOS] (the toy decoder's heatmap starts with one): the new model drew it

@@ -93,8 +93,8 @@ def test_picker_lists_the_models_with_family_architecture_and_size(page: Page, l
     explorer(page, lang=lang)
     options = picker_options(page, lang)
     decoder, encoder = KIND[lang]
-    assert any(re.fullmatch(rf"tiny-qwen2 · Qwen2 {decoder} · \d+K", o) for o in options), options
-    assert any(re.fullmatch(rf"tiny-bert · BERT {encoder} · 1.0M", o) for o in options), options
+    assert any(re.fullmatch(rf"tiny-qwen2 · \d+K · Qwen2 {decoder}", o) for o in options), options
+    assert any(re.fullmatch(rf"tiny-bert · 1.0M · BERT {encoder}", o) for o in options), options
     (wide,) = [o for o in options if o.startswith("wide-gpt2")]
     assert wide == TOO_LARGE[lang], wide  # its size and the limit, short enough for the sidebar
     shot(page, f"picker-{lang}")

@@ -42,4 +42,6 @@ def test_every_page_works_in_bfloat16(local, name, page):
 
 def test_the_sidebar_says_bfloat16_runs(local):
     at = open_app("explorer", model="bf16-qwen2")
-    assert any("bfloat16" in c.value and "ATTENTION_LAB_PRECISION=float32" in c.value for c in at.sidebar.caption)
+    # the session's switch (ui/precision_ui.py) starts on the server's default and says where that comes from
+    assert at.segmented_control(key="precision").value == "bfloat16"
+    assert any("**bfloat16**" in c.value and "ATTENTION_LAB_PRECISION=bfloat16" in c.value for c in at.sidebar.caption)

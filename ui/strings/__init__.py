@@ -10,6 +10,7 @@ from . import (
     ctl,
     explorer,
     explorer_linear,
+    explorer_long,
     explorer_neuron,
     fetch,
     generate,
@@ -37,6 +38,7 @@ from . import (
     shell,
     similarity,
     softmax,
+    softmax_bf16,
     step,
     tokens,
     translate,
@@ -45,7 +47,7 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, classroom, common, ctl, explorer, explorer_linear, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
+    for module in (attn, block, classroom, common, ctl, explorer, explorer_linear, explorer_long, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
                    masks, mlm, model, nav, objectives, part, positional, posttrain, posttrain_margins, prompt, rank, scaling,
-                   scaling_moe, shell, similarity, softmax, step, tokens, translate, weights)
+                   scaling_moe, shell, similarity, softmax, softmax_bf16, step, tokens, translate, weights)
 }  # fmt: skip

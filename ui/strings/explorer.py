@@ -18,6 +18,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "模型读取输入的方式：共 {n} 个词元（字节级 BPE；␣ 表示空格）。",
     },
     "explorer.sinks_more": {"en": " (and {n} more: see the tables below)", "zh": "（另有 {n} 个：见下方的表）"},
+    "explorer.tokens_sentencepiece": {
+        "en": "How the model reads the prompt: {n} tokens (SentencePiece; ␣ marks a piece that starts a word).",
+        "zh": "模型读取输入的方式：共 {n} 个词元（SentencePiece；␣ 表示一个词开头的片段）。",
+    },
     "explorer.tokens_wordpiece": {
         "en": "How the model reads the prompt: {n} tokens (WordPiece, lower-cased; ## marks a piece that continues a word).",
         "zh": "模型读取输入的方式：共 {n} 个词元（WordPiece，转为小写；## 表示接在前一片段后的词内片段）。",

@@ -13,7 +13,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{name} — not installed",
         "zh": "{name}——未安装",
     },
-    "model.local": {"en": "{name} · {family} {arch} · {size}", "zh": "{name} · {family} {arch} · {size}"},
+    "model.local": {"en": "{name} · {size} · {family} {arch}", "zh": "{name} · {size} · {family} {arch}"},
     "model.unusable": {"en": "{name} — cannot be used: {error}", "zh": "{name}——无法使用：{error}"},
     "model.too_large": {
         "en": "{name} · {size} · too large (limit {limit})",
@@ -36,15 +36,25 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "正在加载 {name}（{weights}）：把预训练权重读入内存，首次需要几秒钟……",
     },
     # issue 30: which precision a published model's matmuls run in (models/precision.py, ui/precision_ui.py)
+    "model.precision.label": {"en": "Precision", "zh": "精度"},
+    "model.precision.help": {
+        "en": "auto runs a published model's matmuls in bfloat16 where the CPU has native bfloat16 (AMX or "
+        "AVX512-BF16) and float32 elsewhere; softmax, attention weights, norms' statistics and everything drawn "
+        "stay float32. The toy models stay float32. This switch is for your session only; new sessions start on "
+        "{default} (`{env}`). The Softmax page measures what bfloat16 changes.",
+        "zh": "auto：在原生支持 bfloat16 的 CPU 上（AMX 或 AVX512-BF16），已发布模型的矩阵乘法以 bfloat16 运行，其余情况用 "
+        "float32；softmax、注意力权重、归一化的统计量与所有绘制的数值始终为 float32。玩具模型始终为 float32。此开关只影响你的"
+        "会话；新会话从 {default}（`{env}`）开始。Softmax 页面会测量 bfloat16 带来的差异。",
+    },
     "model.precision.bfloat16": {
-        "en": "Published models run their matmuls in **bfloat16** ({why}); softmax, attention weights, norms and "
-        "everything drawn stay float32. Set `{env}=float32` to run float32.",
-        "zh": "已发布模型的矩阵乘法以 **bfloat16** 运行（{why}）；softmax、注意力权重、归一化与所有绘制的数值仍为 "
-        "float32。设置 `{env}=float32` 可改为 float32。",
+        "en": "Running: **bfloat16** matmuls ({why}). Softmax, attention weights, norms' statistics and everything "
+        "drawn stay float32; the toy models always run float32.",
+        "zh": "正在运行：**bfloat16** 矩阵乘法（{why}）。softmax、注意力权重、归一化的统计量与所有绘制的数值仍为 float32；"
+        "玩具模型始终为 float32。",
     },
     "model.precision.float32": {
-        "en": "Published models run in **float32** ({why}). Set `{env}=bfloat16` for faster bfloat16 matmuls.",
-        "zh": "已发布模型以 **float32** 运行（{why}）。设置 `{env}=bfloat16` 可使用更快的 bfloat16 矩阵乘法。",
+        "en": "Running: **float32** ({why}). Softmax, attention weights and everything drawn are float32 either way.",
+        "zh": "正在运行：**float32**（{why}）。无论哪种精度，softmax、注意力权重与所有绘制的数值都是 float32。",
     },
     "model.precision.why.auto_native": {
         "en": "auto: this CPU has native bfloat16",
@@ -54,5 +64,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "auto: this CPU lacks native bfloat16",
         "zh": "auto：此 CPU 不原生支持 bfloat16",
     },
-    "model.precision.why.set": {"en": "set by {env}", "zh": "由 {env} 设定"},
+    "model.precision.why.set": {"en": "this server's default, {env}", "zh": "本服务器的默认设置 {env}"},
+    "model.precision.why.chosen": {"en": "chosen for this session", "zh": "为本会话选择"},
+    "model.precision.why.random": {
+        "en": "random-init weights are built in float32",
+        "zh": "随机初始化的权重以 float32 构建",
+    },
 }

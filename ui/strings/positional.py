@@ -150,8 +150,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "- 网格中每条对角线（n − m 固定）都是常数：沿一条对角线的最大差异为 {spread}。",
     },
     "positional.learned_title": {
-        "en": "Learned position embeddings ({model})",
-        "zh": "可学习的位置嵌入（{model}）",
+        "en": "Learned position embeddings: {model}",  # {model} may hold brackets: "Decoder-only (GPT-style)"
+        "zh": "可学习的位置嵌入：{model}",
     },
     "positional.learned_fig": {
         "en": "cos(Pᵢ, Pⱼ) of the learned table ({n} × {d})",
@@ -212,17 +212,25 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------ position layer by layer (lessons/positional_layers.py)
     "positional.layers_title": {"en": "Position layer by layer ({model})", "zh": "逐层的位置编码（{model}）"},
     "positional.nope_explain": {
-        "en": "{rope} of this model's {total} layers rotate q and k with RoPE (θ = {theta}). Layers **{layers}** "
-        "({n} in all{every}, counted from 1) use **no position at all** (NoPE): there q·k depends only on the tokens' "
+        "en": "{rope} of this model's {total} layers rotate q and k with RoPE (θ = {theta}). {which} "
+        "**no position at all** (NoPE): there q·k depends only on the tokens' "
         "content, and order reaches them only through the causal mask and what earlier layers wrote into the "
         "residual stream. Kazemnejad et al. (2023) showed that a causal decoder with no positional encoding still "
         "learns positions and generalises to longer inputs better than with RoPE; SmolLM3 (Hugging Face 2025, "
         "its blog) removes RoPE from every 4th layer, which helped its long-context results without hurting short ones.",
-        "zh": "这个模型的 {total} 层中有 {rope} 层用 RoPE（θ = {theta}）旋转 q 和 k。第 **{layers}** 层"
-        "（共 {n} 层{every}，从 1 开始计数）**完全不用位置信息**（NoPE）：这些层里 q·k 只取决于词元的内容，"
+        "zh": "这个模型的 {total} 层中有 {rope} 层用 RoPE（θ = {theta}）旋转 q 和 k。{which}"
+        "**完全不用位置信息**（NoPE）：这些层里 q·k 只取决于词元的内容，"
         "顺序只能通过因果掩码以及前面各层写入残差流的信息传进来。Kazemnejad 等（2023）表明，没有位置编码的因果解码器"
         "仍能学到位置，而且比用 RoPE 更能推广到更长的输入；SmolLM3（Hugging Face 2025，官方博客）在每 4 层中去掉一层的 RoPE，"
         "提升了长上下文表现，而短上下文不受影响。",
+    },
+    "positional.nope_which": {
+        "en": "Layers **{layers}** ({n} in all{every}, counted from 1) use",
+        "zh": "第 **{layers}** 层（共 {n} 层{every}，从 1 开始计数）",
+    },
+    "positional.nope_which_one": {  # one NoPE layer: no "Layers 4 (1 in all…) use"
+        "en": "Layer **{layers}** (counted from 1{every}) uses",
+        "zh": "第 **{layers}** 层（从 1 开始计数{every}）",
     },
     "positional.nope_every": {"en": ", one in every {k}", "zh": "，即每 {k} 层中一层"},
     "positional.two_bases_explain": {

@@ -82,6 +82,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "It starts as the model's own translation. Change a word and see the probability drop.",
         "zh": "初始内容是模型自己的翻译。改一个词，看看概率如何下降。",
     },
+    "translate.prefill_cut": {
+        "en": "The model did not finish its translation (no end token within {steps} steps, as a random model "
+        "never does): the box starts with its first {n} tokens.",
+        "zh": "模型没有写完译文（{steps} 步内没有生成结束符，随机初始化的模型从来不会）：输入框里是它的前 {n} 个词元。",
+    },
+    "translate.prefill_bytes": {
+        "en": "Some of its output tokens are byte pieces that form no whole character (shown as � on the steps "
+        "above, the noise of an untrained model): they are left out of the box.",
+        "zh": "它输出的部分词元是凑不成完整字符的字节片段（上面各步显示为 �，未训练模型的噪声）：输入框里略去了它们。",
+    },
+    "translate.prefill_empty": {
+        "en": "Its output is byte pieces only, none a whole character (shown as � on the steps above, the noise of "
+        "an untrained model): the box starts with your source sentence instead. Type the translation you expect.",
+        "zh": "它的输出全是字节片段，没有一个完整字符（上面各步显示为 �，未训练模型的噪声）：输入框里先放了你的源句子。"
+        "请输入你期望的译文。",
+    },
     "translate.typed_long": {
         "en": "The target is longer than the decoder's {max_len} positions; only the beginning is read.",
         "zh": "目标超过了解码器的 {max_len} 个位置，只读取开头部分。",

@@ -11,7 +11,7 @@ import torch
 import models
 
 from .test_families import check_forward, check_generation
-from .tiny import byte_bpe_tokenizer, redraw
+from .tiny import byte_bpe_tokenizer, redraw, save_eager
 
 pytest.importorskip("transformers")
 
@@ -24,9 +24,7 @@ def build_mixtral(folder, k: int, seed: int = 0):
                            max_position_embeddings=128, sliding_window=None)  # fmt: skip
     model = tf.MixtralForCausalLM(cfg)
     redraw(model, seed)
-    model.eval()
-    model.config._attn_implementation = "eager"
-    model.save_pretrained(folder)
+    save_eager(model, folder)
     byte_bpe_tokenizer(folder, bos=False)
     return model
 

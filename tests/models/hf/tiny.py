@@ -37,6 +37,16 @@ def redraw(model: torch.nn.Module, seed: int) -> None:
                 p.copy_(SPREAD * torch.randn(p.shape, generator=g))
 
 
+def save_eager(model, folder: Path) -> None:
+    """Tie where the config says so, then save as published; the in-memory oracle runs eager attention so its
+    attention weights exist (output_attentions)."""
+    if getattr(model.config, "tie_word_embeddings", False):
+        model.tie_weights()
+    model.eval()
+    model.config._attn_implementation = "eager"
+    model.save_pretrained(folder)
+
+
 def byte_bpe_tokenizer(folder: Path, bos: bool) -> None:
     """The app's own byte-level BPE (2048 tokens) as the tiny models' tokenizer.json; [BOS] first if bos
     (as Llama's tokenizer adds <|begin_of_text|>), nothing added otherwise (as GPT-2's and Qwen's)."""
@@ -139,11 +149,7 @@ def build(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Module:
     else:
         raise ValueError(kind)
     redraw(model, seed)
-    if getattr(model.config, "tie_word_embeddings", False):
-        model.tie_weights()
-    model.eval()
-    model.config._attn_implementation = "eager"
-    model.save_pretrained(folder)
+    save_eager(model, folder)
     if kind in ("bert", "roberta"):
         wordpiece_tokenizer(folder)
     elif kind == "marian":

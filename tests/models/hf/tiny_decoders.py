@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from .tiny import byte_bpe_tokenizer, redraw
+from .tiny import byte_bpe_tokenizer, redraw, save_eager
 
 # The published vocabularies' special ids (SmolLM3: 128004, OLMo 2: 50279) are past a 2048-row tiny vocabulary
 SMALL_IDS = dict(pad_token_id=None, bos_token_id=1, eos_token_id=2)
@@ -34,10 +34,6 @@ def build(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Module:
     else:
         raise ValueError(kind)
     redraw(model, seed)
-    if getattr(model.config, "tie_word_embeddings", False):
-        model.tie_weights()
-    model.eval()
-    model.config._attn_implementation = "eager"
-    model.save_pretrained(folder)
+    save_eager(model, folder)
     byte_bpe_tokenizer(folder, bos=False)
     return model

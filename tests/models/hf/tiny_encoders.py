@@ -10,7 +10,7 @@ from pathlib import Path
 
 import torch
 
-from .tiny import redraw, wordpiece_tokenizer
+from .tiny import redraw, save_eager, wordpiece_tokenizer
 
 VOCAB = 30522  # the WordPiece tokenizer's
 SMALL = dict(vocab_size=VOCAB, hidden_size=32, num_attention_heads=4, intermediate_size=48, max_position_embeddings=64)
@@ -33,10 +33,6 @@ def build_encoder(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Mo
     else:
         raise ValueError(kind)
     redraw(model, seed)
-    if getattr(model.config, "tie_word_embeddings", False):
-        model.tie_weights()
-    model.eval()
-    model.config._attn_implementation = "eager"
-    model.save_pretrained(folder)
+    save_eager(model, folder)
     wordpiece_tokenizer(folder)
     return model

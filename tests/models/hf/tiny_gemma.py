@@ -11,7 +11,7 @@ from pathlib import Path
 
 import torch
 
-from .tiny import byte_bpe_tokenizer, redraw
+from .tiny import byte_bpe_tokenizer, redraw, save_eager
 
 BASE = dict(vocab_size=2048, hidden_size=32, intermediate_size=48, num_hidden_layers=4, num_attention_heads=4,
             num_key_value_heads=2, head_dim=16, query_pre_attn_scalar=12, max_position_embeddings=128,
@@ -39,10 +39,6 @@ def build_gemma(kind: str, folder: Path, seed: int = 0, **over) -> torch.nn.Modu
         for name, p in model.named_parameters():
             if p.dim() == 1 and "norm" in name:
                 p.sub_(1.0)
-    if getattr(model.config, "tie_word_embeddings", False):
-        model.tie_weights()
-    model.eval()
-    model.config._attn_implementation = "eager"
-    model.save_pretrained(folder)
+    save_eager(model, folder)
     byte_bpe_tokenizer(folder, bos=True)  # Gemma's tokenizer puts <bos> first
     return model

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import torch
 
-from .tiny import byte_bpe_tokenizer, redraw
+from .tiny import byte_bpe_tokenizer, redraw, save_eager
 
 MULTIPLIERS = dict(embedding_multiplier=3.0, residual_multiplier=0.4, attention_multiplier=0.09, logits_scaling=2.5)
 BASE = dict(vocab_size=2048, hidden_size=32, intermediate_size=24, num_hidden_layers=2, num_attention_heads=4,
@@ -26,10 +26,6 @@ def build_granite(folder: Path, k: int, seed: int = 0, **over) -> torch.nn.Modul
     folder.mkdir(parents=True, exist_ok=True)
     model = tf.GraniteMoeForCausalLM(tf.GraniteMoeConfig(**{**BASE, "num_experts_per_tok": k, **over}))
     redraw(model, seed)
-    if model.config.tie_word_embeddings:
-        model.tie_weights()
-    model.eval()
-    model.config._attn_implementation = "eager"
-    model.save_pretrained(folder)
+    save_eager(model, folder)
     byte_bpe_tokenizer(folder, bos=False)
     return model

@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
-from .tiny import byte_bpe_tokenizer, redraw
+from .tiny import byte_bpe_tokenizer, redraw, save_eager
 
 BASE = dict(vocab_size=2048, hidden_size=32, intermediate_size=48, num_hidden_layers=4, num_attention_heads=4,
             num_key_value_heads=2, head_dim=16, max_position_embeddings=512, linear_num_key_heads=2,
@@ -36,11 +36,7 @@ def build_qwen35(folder: Path, seed: int = 0, nested: bool = True, **over) -> to
         for name, p in model.named_parameters():
             if p.dim() == 1 and "norm" in name and "linear_attn.norm" not in name:
                 p.sub_(1.0)
-    if model.config.tie_word_embeddings:
-        model.tie_weights()
-    model.eval()
-    model.config._attn_implementation = "eager"
-    model.save_pretrained(folder)
+    save_eager(model, folder)
     if nested:
         nest(folder)
     byte_bpe_tokenizer(folder, bos=False)  # Qwen's tokenizer adds nothing
