@@ -10,7 +10,8 @@ from models import posttrain_run
 from models.variants import cache_root
 from ui import shell, slots, state
 from ui.i18n import md, t
-from ui.loaders import posttrain_entry, posttrain_runner, with_status
+from ui.loaders import with_status
+from ui.posttrain_loaders import posttrain_entry, posttrain_runner
 
 POLL_SECONDS = 1.0
 

@@ -8,7 +8,7 @@ import viz
 from models import posttrain as P
 from ui import charts, shell
 from ui.i18n import t
-from ui.loaders import posttrain_answers
+from ui.posttrain_loaders import posttrain_answers
 
 MAX_CHARS = 300  # the own-prompt box: a story and a question are far shorter
 

@@ -3,8 +3,9 @@ toggle) reruns only this, so the sidebar's ~30 elements (language and model pick
 are not sent and drawn again on every keystroke. A sidebar widget reruns the whole app, as before.
 
 Measured (bench/browser_latency.py, Enter -> redrawn Explorer heatmap): the browser applied 65 deltas
-per Enter before, 35 with this; with the downloads made on click as well, the Explorer went from 1.08x
-to 0.80x a bare one-heatmap page (docs/perf.md)."""
+per Enter before, 35 with this. The 0.80x a bare one-heatmap page measured then was against a bare server
+without the app's .streamlit/config.toml (a full gc after every run, a file watcher): against a fair bare
+page the Explorer is 1.1-1.4x (docs/perf.md, issue 31 §3)."""
 
 from __future__ import annotations
 

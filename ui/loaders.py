@@ -12,7 +12,6 @@ import inspect
 import json
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -25,8 +24,6 @@ from models import (
     experiments,
     loading,
     mlm,
-    posttrain,
-    posttrain_run,
     pretrained,
     probes,
     snapshots,
@@ -380,29 +377,3 @@ def lab_run(config_json: str, trained_key: str | None, text: str) -> dict:
         "shuffled": order != list(range(len(order))),
         "router": tr.router.get(self_key(model).split(".")[0]),  # MoE: router probabilities [L, T, n], else None
     }
-
-
-# ----------------------------------------------------------------- post-training (issue 18)
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def posttrain_runner(root: str) -> posttrain_run.Runner:
-    """One post-training job registry per server and cache folder, shared by every session."""
-    return posttrain_run.Runner(Path(root))
-
-
-@st.cache_resource(show_spinner=False, max_entries=2)
-def posttrain_entry(root: str, key: str) -> tuple[dict, dict]:
-    """(results, {"sft": net, "dpo": net}) of a finished run, read once (posttrain_run.CorruptEntry if bad)."""
-    base = models.load("decoder")  # its own copy: the page compares against the untouched shipped weights
-    results, nets = posttrain_run.load_entry(posttrain_run.entry_path(key, Path(root)), base.net)
-    return results, {"base": base.net.eval(), **nets}
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def posttrain_answers(root: str, key: str, prompt: str) -> dict[str, str]:
-    """Each stage's greedy answer to a prompt (a few forward passes of the tiny decoder)."""
-    _, nets = posttrain_entry(root, key)
-    tok = get_model("decoder").tokenizer
-    with torch.no_grad():
-        return {stage: posttrain.greedy(net, tok, prompt) for stage, net in nets.items()}

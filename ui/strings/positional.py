@@ -212,7 +212,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # ------------------------------------------------------------ position layer by layer (lessons/positional_layers.py)
     "positional.layers_title": {"en": "Position layer by layer ({model})", "zh": "逐层的位置编码（{model}）"},
     "positional.nope_explain": {
-        "en": "{rope} of this model's {total} layers rotate q and k with RoPE (θ = {theta}). {which} "
+        "en": "RoPE (θ = {theta}) rotates q and k in {rope} of this model's {total} layers. {which} "
         "**no position at all** (NoPE): there q·k depends only on the tokens' "
         "content, and order reaches them only through the causal mask and what earlier layers wrote into the "
         "residual stream. Kazemnejad et al. (2023) showed that a causal decoder with no positional encoding still "
