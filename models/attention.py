@@ -89,6 +89,7 @@ def attention(
     scale: float,
     bias: torch.Tensor | None = None,
     softcap: float | None = None,
+    into: tuple[torch.Tensor | None, torch.Tensor] | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """softmax(q·kᵀ · scale + bias + mask) · v, returning (output, weights, scores).
 
@@ -100,20 +101,24 @@ def attention(
     position bias, [H, Tq, Tk]); the returned scores include it.
     softcap: Gemma 2's soft-capping, scores -> cap·tanh(scores / cap) before the mask: every score stays within
     ±cap; the returned scores are the capped ones (then masked, as always).
+    into: (scores or None, weights) of shape (B, H, Tq, Tk) to write into instead of new tensors (no gradient):
+    LiveModel.run_ids fills its trace's [L, ...] arrays layer by layer instead of stacking copies of them.
     """
     group = q.shape[1] // k.shape[1]
     if group > 1:  # GQA / MQA: repeat each K/V head for its group of query heads
         k = k.repeat_interleave(group, dim=1)  # (B, H, Tk, dh)
         v = v.repeat_interleave(group, dim=1)
-    scores = (q @ k.transpose(-2, -1)) * scale  # (B, H, Tq, Tk)
+    s_out, w_out = (None, None) if into is None else into
+    scores = torch.matmul(q, k.transpose(-2, -1), out=s_out).mul_(scale)  # (B, H, Tq, Tk); in place: a new tensor
     if bias is not None:
-        scores = scores + bias
+        scores = scores.add_(bias)
     if softcap is not None:
-        scores = torch.tanh(scores / softcap) * softcap
-    if mask is not None:
-        scores = scores.masked_fill(~mask, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)  # (B, H, Tq, Tk), rows sum to 1
-    weights = torch.nan_to_num(weights, nan=0.0)  # fully masked rows: softmax(-inf...) is NaN
+        scores = torch.mul(torch.tanh(scores / softcap), softcap, out=s_out)
+    if mask is not None and not bool(mask.all()):  # an all-True mask (an encoder's, cross-attention's) changes nothing
+        scores = scores.masked_fill_(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1, out=w_out)  # (B, H, Tq, Tk), rows sum to 1
+    # fully masked rows: softmax(-inf...) is NaN
+    weights = torch.nan_to_num(weights, nan=0.0) if w_out is None else weights.nan_to_num_(nan=0.0)
     return weights @ v, weights, scores  # (B, H, Tq, dh)
 
 
@@ -194,6 +199,7 @@ class MultiHeadAttention(nn.Module):
         ablate: dict[int, str] | None = None,  # {head: "zero" | "uniform"}: knock heads out (interventions.py)
         bias: torch.Tensor | None = None,  # (H, Tq, Tk) added to the scores (T5's relative position bias)
         need_weights: bool = True,  # False: weights and scores come back None (output: fused_attention())
+        into: tuple[torch.Tensor | None, torch.Tensor] | None = None,  # (scores, weights) to fill: attention()'s
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
         q = self._split(self.project_q(x), self.n_heads)  # (B, H, Tq, dh)
         k = self._split(self.project_k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
@@ -204,7 +210,7 @@ class MultiHeadAttention(nn.Module):
         if not need_weights and ablate is None and self.softcap is None:
             out, weights, scores = fused_attention(q, k, v, mask, scale, bias), None, None
         else:
-            out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap)
+            out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap, into)
             if ablate is not None:
                 out, weights = knock_out(out, weights, v, mask, ablate)
             if not need_weights:  # Gemma 2's soft-capping, an ablation: computed, then dropped

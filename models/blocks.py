@@ -98,7 +98,7 @@ class Block(nn.Module):
 
     def forward(
         self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None, bias=None,
-        need_weights=True, upto=None,
+        need_weights=True, upto=None, into=None,
     ):  # fmt: skip
         """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache (and, in an
         MoE block, rec["moe"]: the models.moe.Routing).
@@ -106,7 +106,9 @@ class Block(nn.Module):
         bias: (H, Tq, Tk) added to the self-attention scores (T5's relative position bias; never cross-attention).
         need_weights=False: the record's weights and scores are None (a long trace, models/long_trace.py).
         upto="self" | "cross": stop once that attention's record is made (a long trace recomputing one layer's
-        weights from the layer's input; x is then not the block's output)."""
+        weights from the layer's input; x is then not the block's output).
+        into: {"self" | "cross": (scores or None, weights)} tensors the attentions write into (attention()'s into).
+        rec["cross_present"]: cross-attention's (k, v) of the memory (the trace's value norms read its v)."""
         rec = {}
         if self.window is not None:  # a sliding layer (Gemma): the given mask AND the last `window` positions
             mask = self.windowed(mask, positions, x.shape[1] + (0 if past is None else past[0].shape[2]))
@@ -117,13 +119,15 @@ class Block(nn.Module):
                 out, delta, present = self.self_attn(h, past, ablate)
                 rec.update(linear=delta, present=present)
                 return out
-            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate, bias, need_weights)
+            sink = None if into is None else into.get("self")
+            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate, bias, need_weights, sink)
             rec.update(self_weights=w, self_scores=s, present=present)
             return out
 
         def cross_attention(h):
-            out, w, s, _ = self.cross_attn(h, memory, cross_mask, scale, need_weights=need_weights)
-            rec.update(cross_weights=w, cross_scores=s)
+            sink = None if into is None else into.get("cross")
+            out, w, s, kv = self.cross_attn(h, memory, cross_mask, scale, need_weights=need_weights, into=sink)
+            rec.update(cross_weights=w, cross_scores=s, cross_present=kv)
             return out
 
         def moe(h):

@@ -91,7 +91,7 @@ class HFTokenizer:
                 continue
             # extend over the following pieces until the bytes decode as whole characters
             end, buf = k + 1, raw
-            while end < len(ids) and not _whole(buf):
+            while end < len(ids) and _cut(buf):  # a bad byte inside buf stays bad: no later piece mends it
                 nxt = self._bytes(ids[end])
                 if nxt is None:
                     break
@@ -104,6 +104,16 @@ class HFTokenizer:
             out.extend(f"{text}{str(j + 1).translate(SUBSCRIPTS)}" for j in range(end - k))
             k = end
         return out
+
+
+def _cut(b: bytes) -> bool:
+    """Whether b ends inside a character, the only way more bytes can make it decode (random ids: without this stop,
+    each stray byte scanned to the end of the input, 40 ms of T5-small's 256-token trace)."""
+    try:
+        b.decode("utf-8")
+        return False
+    except UnicodeDecodeError as e:
+        return e.reason == "unexpected end of data"
 
 
 def _whole(b: bytes) -> bool:

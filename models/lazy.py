@@ -9,8 +9,10 @@ import torch
 # a 0.5B model is ~110 MB instead of ~355 MB (bench/pretrained_speed.py): logits over a vocabulary larger
 # than this are rows computed from the final hidden states when read (and never for unread positions),
 LAZY_VOCAB = 8192
-# and pre-softmax scores larger than this are recomputed by running the model again when first read.
-LAZY_SCORES_BYTES = 32 * 2**20
+# and pre-softmax scores larger than this are recomputed by running the model again when first read. 16 MB, not 32:
+# the app's main trace drops its scores unread (ui/loaders._slim), and keeping ELECTRA-small's 25 MB at 256 tokens
+# was ~6% of its forward; a toy model's are at most 4 MB (kept); a page reading a published model's pays one more run.
+LAZY_SCORES_BYTES = 16 * 2**20
 
 
 class LazyLogits:

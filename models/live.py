@@ -22,6 +22,7 @@ from .linear_attention import LinearLayers
 from .long_trace import AttentionLayers, LayerCache, Recompute, is_long, keep_stream
 from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
+from .trace_fill import gathered, run_filled
 from .transformer import Transformer
 from .value_norms import ValueWeighted, head_value_norms
 
@@ -219,8 +220,10 @@ class LiveModel:
         layer_masks = {}  # Gemma: per-layer masks (Trace.layer_masks)
         numbers = {}  # Qwen3.5: the layer numbers of attention["decoder.self"] and ["decoder.linear"] (Trace.layers)
 
-        def keep(key, records, part, blocks, memory=None, stream=None, masks=None):
-            """stream (long traces): the stack's stored input [L+1, T, d]; masks: (self mask, cross mask)."""
+        def keep(key, records, part, blocks, memory=None, stream=None, masks=None, bufs=None):
+            """stream (long traces): the stack's stored input [L+1, T, d]; masks: (self mask, cross mask);
+            bufs: run_filled's buffers, which the records' weights (and scores) were written into."""
+            buf_s, buf_w = (bufs or {}).get(part, (None, None))
             stack, rows = blocks, list(range(len(records)))
             if part == "self" and any("linear" in r for r in records):  # Qwen3.5: softmax layers only under key
                 soft = [i for i, r in enumerate(records) if "linear" not in r]
@@ -234,15 +237,14 @@ class LiveModel:
                 att[key] = AttentionLayers(again, "weights", owner=first)
                 sco[key] = AttentionLayers(again, "scores")
             else:
-                att[key] = _np(torch.stack([r[f"{part}_weights"][0] for r in records]))  # [L, H, Tq, Tk]
+                att[key] = _np(gathered(records, f"{part}_weights", buf_w))  # [L, H, Tq, Tk]
             if scores and not long:
-                sco[key] = _np(torch.stack([r[f"{part}_scores"][0] for r in records]))
+                sco[key] = _np(gathered(records, f"{part}_scores", buf_s))
             # ‖f_h(x_j)‖ from the values the attention used: self = the cached (k, v); cross = W_V of the memory
             per_layer = []
             for r, block in zip(records, blocks, strict=True):
                 attn = block.self_attn if part == "self" else block.cross_attn
-                v = r["present"][1][0] if part == "self" else attn._split(attn.v(memory), attn.n_kv_heads)[0]
-                per_layer.append(head_value_norms(attn, v))
+                per_layer.append(head_value_norms(attn, r["present" if part == "self" else "cross_present"][1][0]))
             vnorm[key] = _np(torch.stack(per_layer))  # [L, H, Tk]
             if records and "moe" in records[0]:
                 router[key.split(".")[0]] = _np(torch.stack([r["moe"].probs[0] for r in records]))  # [L, T, n]
@@ -254,15 +256,15 @@ class LiveModel:
             return keep_stream(stream, bf16) if long else (_np(torch.stack([h[0] for h in stream])), None)
 
         if cfg.arch == "decoder":
-            x, recs, stream = net.run_stack(net.decoder, src, main_mask, scale, need_weights=not long)
+            x, recs, stream, bufs = run_filled(net, net.decoder, src, main_mask, scale, scores=scores, long=long)
             hid["decoder"], inputs = kept(stream)
-            keep("decoder.self", recs, "self", net.decoder, stream=inputs, masks=(main_mask, None))
+            keep("decoder.self", recs, "self", net.decoder, stream=inputs, masks=(main_mask, None), bufs=bufs)
             used["decoder.self"] = main_mask
             final = net.dec_norm(x)
         else:
-            x, recs, stream = net.run_stack(net.encoder, src, main_mask, scale, need_weights=not long)
+            x, recs, stream, bufs = run_filled(net, net.encoder, src, main_mask, scale, scores=scores, long=long)
             hid["encoder"], inputs = kept(stream)
-            keep("encoder.self", recs, "self", net.encoder, stream=inputs, masks=(main_mask, None))
+            keep("encoder.self", recs, "self", net.encoder, stream=inputs, masks=(main_mask, None), bufs=bufs)
             used["encoder.self"] = main_mask
             memory = net.enc_norm(x)
             final = memory
@@ -271,10 +273,10 @@ class LiveModel:
                 tgt = torch.tensor([tgt_ids], dtype=torch.long)
                 tmask = causal(len(tgt_ids))
                 cmask = bidirectional(len(tgt_ids), len(ids)) & (torch.arange(len(ids)) < len(ids) - pad)
-                y, drecs, dstream = net.run_stack(net.decoder, tgt, tmask, scale, memory, cmask, need_weights=not long)
+                y, drecs, dstream, bufs = run_filled(net, net.decoder, tgt, tmask, scale, memory, cmask, scores, long)
                 hid["decoder"], inputs = kept(dstream)
-                keep("decoder.self", drecs, "self", net.decoder, stream=inputs, masks=(tmask, None))
-                keep("decoder.cross", drecs, "cross", net.decoder, memory, stream=inputs, masks=(tmask, cmask))
+                keep("decoder.self", drecs, "self", net.decoder, stream=inputs, masks=(tmask, None), bufs=bufs)
+                keep("decoder.cross", drecs, "cross", net.decoder, memory, inputs, (tmask, cmask), bufs)
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
                 final = net.dec_norm(y)
                 target_ids = tgt_ids

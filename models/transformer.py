@@ -160,11 +160,13 @@ class Transformer(nn.Module):
         return table(buckets).permute(2, 0, 1)  # (H, Tq, Tk)
 
     def run_stack(
-        self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0, ablate=None, need_weights=True
-    ):
+        self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0, ablate=None,
+        need_weights=True, into=None,
+    ):  # fmt: skip
         """Embed ids (at positions start..) and run them through blocks. ablate = {layer: {head: "zero" |
         "uniform"}} knocks heads out of those layers' self-attention (an argument, never module state).
         need_weights=False: no layer keeps its [B, H, Tq, Tk] weights and scores (records hold None; a long trace).
+        into: per layer, what its attentions write their scores and weights into (Block's into; None: new tensors).
 
         Returns (final hidden (B, T, d), per-layer records, residual stream [layers+1] of (B, T, d)).
         """
@@ -175,7 +177,8 @@ class Transformer(nn.Module):
         for i, block in enumerate(blocks):
             knock = None if ablate is None else ablate.get(i)
             cache = None if past is None else past[i]
-            x, rec = block(x, mask, scale, positions, memory, cross_mask, cache, knock, bias, need_weights)
+            sink = None if into is None else into[i]
+            x, rec = block(x, mask, scale, positions, memory, cross_mask, cache, knock, bias, need_weights, into=sink)
             stream.append(x)
             records.append(rec)
         return x, records, stream

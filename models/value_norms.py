@@ -25,7 +25,8 @@ def head_value_norms(attn: MultiHeadAttention, v: torch.Tensor) -> torch.Tensor:
     ‖v W_O^hᵀ‖² = v G_h vᵀ with G_h = W_O^hᵀ W_O^h (dh × dh): d_model·dh² per head instead of
     Tk·d_model·dh, which keeps it cheap for a 0.5B model at 256 tokens."""
     h = attn.n_heads
-    v = v.to(torch.float32).repeat_interleave(h // v.shape[0], dim=0)  # (H, Tk, dh)
+    v = v.to(torch.float32)
+    v = v if v.shape[0] == h else v.repeat_interleave(h // v.shape[0], dim=0)  # (H, Tk, dh); MHA: no copy
     squared = ((v @ _gram(attn)) * v).sum(-1)  # (H, Tk): v G_h vᵀ, row by row
     return squared.clamp_min(0).sqrt()  # rounding can leave a tiny negative for an all-zero value
 
