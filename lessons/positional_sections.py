@@ -5,12 +5,11 @@ import functools
 
 import numpy as np
 import streamlit as st
-import torch
 
 import models
 import viz
 from models import analysis
-from models.positional import pair_frequencies, relative_bucket, rope_pair, sinusoidal_table
+from models.positional import pair_frequencies, relative_bias_by_offset, rope_pair, sinusoidal_table
 from ui import charts, precision_keys, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
@@ -216,8 +215,7 @@ def relative_bias(settings: Settings, fig_scale: float) -> None:
     reach = cfg.rel_max_distance + 16  # past max_distance every offset shares the last bucket: flat from there
     for stack, table, both in (("encoder", net.enc_rel_bias, True), ("decoder", net.dec_rel_bias, False)):
         weight = table.weight.detach().numpy()  # [buckets, heads]
-        offsets = np.arange(-reach, reach + 1 if both else 1)
-        bias = weight[relative_bucket(torch.from_numpy(offsets), both, cfg.rel_buckets, cfg.rel_max_distance).numpy()]
+        offsets, bias = relative_bias_by_offset(weight, both, cfg.rel_buckets, cfg.rel_max_distance, reach)
         where = t(f"positional.t5_{stack}")
         c1, c2 = st.columns(2)
         title, value = t("positional.t5_table_fig", stack=where), t("positional.t5_bias")

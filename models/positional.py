@@ -163,3 +163,14 @@ def relative_bucket(
     large = max_exact + (log_ratio * (num_buckets - max_exact)).to(torch.long)
     large = torch.min(large, torch.full_like(large, num_buckets - 1))
     return buckets + torch.where(is_small, relative_position, large)
+
+
+def relative_bias_by_offset(
+    weight: np.ndarray, bidirectional: bool, num_buckets: int, max_distance: int, reach: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """T5's learned bias at every offset (key - query) in -reach..reach (0..reach's negative side only for the
+    one-directional decoder: offsets -reach..0): (offsets [n], bias [n, heads]) from the table weight [buckets, heads]
+    through relative_bucket, as the attention adds it to q·k."""
+    offsets = np.arange(-reach, reach + 1 if bidirectional else 1)
+    buckets = relative_bucket(torch.from_numpy(offsets), bidirectional, num_buckets, max_distance).numpy()
+    return offsets, weight[buckets]

@@ -156,3 +156,18 @@ def test_with_positions_bidirectional_attention_is_not_equivariant(small_model, 
     assert np.abs(b.scores[key] - a.scores[key][:, :, PERM][:, :, :, PERM]).max() > 1e-3
     if positional != "rope":  # an additive PE changes the residual stream itself
         assert np.abs(b.hidden["encoder"][-1] - a.hidden["encoder"][-1][PERM]).max() > 1e-3
+
+
+def test_relative_bias_by_offset_reads_the_bucket_of_each_offset():
+    """The T5 section's curve: the table row of relative_bucket(offset), decoder side one-directional (offsets ≤ 0)."""
+    import torch
+
+    from models.positional import relative_bias_by_offset, relative_bucket
+
+    weight = np.random.default_rng(0).normal(size=(32, 4))
+    for both in (True, False):
+        offsets, bias = relative_bias_by_offset(weight, both, 32, 128, 150)
+        assert offsets[0] == -150 and offsets[-1] == (150 if both else 0)
+        for k in (0, 7, 149, len(offsets) - 1):
+            bucket = int(relative_bucket(torch.tensor(int(offsets[k])), both, 32, 128))
+            np.testing.assert_array_equal(bias[k], weight[bucket])
