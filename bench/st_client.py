@@ -81,6 +81,7 @@ class Session:
         self.http: list[tuple[str, int, float]] = []  # (path, status, ms) of every HTTP request
         self.static: list[str] = []  # the static files the page's index.html names
         self.media: list[str] = []  # the last run's download URLs or deferred file ids (files live in one replica)
+        self.media_in: dict[str, list[str]] = {}  # fragment id ("" for none) -> the media its last run drew
         self.session_id = ""  # the server's AppSession id (new_session), which a request for a deferred file names
         self.page_fragment, self.outside = "", []  # the fragment the page is drawn in; the texts outside it
         self.drawn: list[str] = []  # the keys of the widgets the last run sent
@@ -204,6 +205,7 @@ class Session:
         cs.cached_message_hashes.extend(self.cache)
         self.runs += 1
         widgets, charts, errors, self.place, texts, media = {}, {}, [], 0, [], []
+        drawn_media: dict[str, list[str]] = {}  # this run's media by the fragment that drew them
         outside: list[str] = []  # texts drawn outside any fragment (the sidebar's), kept by the page's reruns
         page_fragment = "" if cs.fragment_id else None
         t0 = time.perf_counter()
@@ -250,6 +252,7 @@ class Session:
                     charts[key] = el.spec
                 elif el_kind == "download_button" and (el.url or el.deferred_file_id):
                     media.append(el.url or el.deferred_file_id)
+                    drawn_media.setdefault(fm.delta.fragment_id, []).append(media[-1])
                 elif el_kind == "alert" and (queued := QUEUED.match(el.body)):
                     self.place = max(self.place, int(queued[1]))
                 elif el_kind in ("markdown", "alert", "text", "heading"):
@@ -279,6 +282,12 @@ class Session:
                 self.media + media,
             )
         self.widgets, self.charts, self.texts, self.media = widgets, charts, texts, media
+        if cs.fragment_id:  # a fragment's rerun replaces what it (and fragments in it) drew, nothing else
+            ran = {cs.fragment_id, *drawn_media}
+            self.media_in = {f: m for f, m in self.media_in.items() if f not in ran} | drawn_media
+            self.media = [m for ms in self.media_in.values() for m in ms]
+        else:
+            self.media_in = drawn_media
         ids = {el.id for _, el in widgets.values()}
         self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
         # As the browser: a widget seen for the first time starts from the value its element carries; after

@@ -21,16 +21,23 @@ def _valid(name: str, options: list) -> None:
         st.session_state[name] = AUTO
 
 
-def neuron_section(settings: state.Settings, model: models.LiveModel, tr: models.Trace, kind: str, layer: int,
-                   head: int, text: str, target: str | None) -> None:  # fmt: skip
+def neuron_toggle(kind: str) -> None:
+    """The section's switch, with the Explorer's controls above the prompt box (not re-sent on Enter). A toggle, not
+    an expander: an expander's figure is built on every rerun even when closed (explorer_sinks.py)."""
     if kind not in SELF_KINDS:
         return
-    for name in ("neuron", "nv_q", "nv_k"):
-        state.ensure(name)
+    state.ensure("neuron")
     shell.track("neuron")
-    # A toggle, not an expander: an expander's figure is built on every rerun even when closed (explorer_sinks.py)
-    if not st.toggle(t("explorer_neuron.toggle"), key="neuron", help=t("explorer_neuron.toggle_help")):
+    st.toggle(t("explorer_neuron.toggle"), key="neuron", help=t("explorer_neuron.toggle_help"))
+
+
+def neuron_section(settings: state.Settings, model: models.LiveModel, tr: models.Trace, kind: str, layer: int,
+                   head: int, text: str, target: str | None) -> None:  # fmt: skip
+    """Drawn under the figure when the toggle above (neuron_toggle) is on."""
+    if kind not in SELF_KINDS or not st.session_state.get("neuron"):
         return
+    for name in ("nv_q", "nv_k"):
+        state.ensure(name)
     tokens = list(tr.target_tokens if kind == "decoder.self" and tr.target_tokens is not None else tr.tokens)
     att = tr.attention[kind][layer, head]  # [T, T]
     n = len(tokens)

@@ -13,6 +13,15 @@ SINKS_LISTED = 8  # the strongest sinks named in the notice; the tables below sh
 GROUPS = ("start", "end", "punctuation")
 
 
+def sinks_toggle() -> None:
+    """The tables' switch, with the Explorer's controls above the prompt box (not re-sent on Enter). A toggle, not an
+    expander: an expander's figures are built on every rerun even when closed (three more figures cost about 30 ms a
+    keystroke)."""
+    state.ensure("sink_tables")
+    shell.track("sink_tables")
+    st.toggle(t("explorer.sinks_title"), key="sink_tables")
+
+
 def sinks(att: np.ndarray, value_norms: np.ndarray, tokens: list[str], figure_scale: float) -> None:
     """att [L, H, T, T] and value_norms [L, H, T] of one self-attention."""
     found = attention_sinks(att, tokens, value_norms=value_norms)
@@ -25,11 +34,7 @@ def sinks(att: np.ndarray, value_norms: np.ndarray, tokens: list[str], figure_sc
         )  # fmt: skip
         more = t("explorer.sinks_more", n=len(found) - len(top)) if len(found) > len(top) else ""
         st.info(t("explorer.sinks", heads=md(heads)) + t("explorer.sinks_norm") + more)
-    # A toggle, not an expander: an expander's figures are built on every rerun even when closed
-    # (three more figures cost about 30 ms a keystroke).
-    state.ensure("sink_tables")
-    shell.track("sink_tables")
-    if not st.toggle(t("explorer.sinks_title"), key="sink_tables"):
+    if not st.session_state.get("sink_tables"):  # the switch is with the controls above (sinks_toggle)
         return
     shares = {"weight": sink_shares(att, tokens), "norm": sink_shares(att, tokens, value_norms=value_norms)}
     tabs = st.tabs([t(f"explorer.sinks.{group}") for group in GROUPS])  # one tab per group of tokens

@@ -38,12 +38,34 @@ def test_a_new_prompt_reruns_the_page_alone_and_the_url_keeps_the_sidebars_param
         assert s.homes[prompt] and not s.homes[s.widgets["lang"][1].id]  # the prompt is in a fragment
         _, errors = await s.rerun((WidgetState(id=prompt, string_value=PROMPT),))
         assert not errors
-        assert "prompt" in s.drawn and "layer" in s.drawn  # the page and its controls, drawn again
+        # The Explorer's prompt box and what it changes rerun alone (lessons/explorer_view.py): its controls
+        # above (layer, head, view) and the sidebar are not sent again, and the figure follows the prompt.
+        assert "prompt" in s.drawn and not {"layer", "head", "view"} & set(s.drawn)
         assert not {"lang", "model", "weights", "present", "tables"} & set(s.drawn)  # the sidebar, not
         assert any(label.endswith("happy") for label in heatmap_columns(s))  # the figure follows the prompt
         query = urllib.parse.parse_qs(s.query)
         assert query["lang"] == ["zh"] and query["layer"] == ["2"] and query["prompt"] == [PROMPT]
+        # A control reruns the page (the part with the prompt included): the figure shows the new head.
+        head = WidgetState(id=s.widgets["head"][1].id)
+        head.string_array_value.data.append("3")
+        _, errors = await s.rerun((head,))
+        assert not errors and {"prompt", "layer", "head"} <= set(s.drawn)
+        assert json.loads(s.charts["heatmap"])["layout"]["title"]["text"].endswith("3")
+        query = urllib.parse.parse_qs(s.query)
+        assert query["head"] == ["3"] and query["layer"] == ["2"] and query["prompt"] == [PROMPT]
         return s
+
+
+def test_a_prompt_on_another_page_reruns_the_whole_page_under_the_sidebar(port):
+    async def go():
+        s = Session(port, "masks", query="layer=2")
+        _, errors = await s.open()
+        _, errors = await s.rerun((WidgetState(id=s.widgets["prompt"][1].id, string_value=PROMPT),))
+        assert not errors and {"prompt", "layer", "head", "prefix"} <= set(s.drawn)  # the page, drawn again
+        assert not {"lang", "model"} & set(s.drawn)
+        assert urllib.parse.parse_qs(s.query)["layer"] == ["2"]
+
+    aio.run(go())
 
     aio.run(go())
 
@@ -84,23 +106,37 @@ def test_the_explorers_downloads_are_made_on_click_for_the_matrix_shown(port):
 
 def test_controls_left_undrawn_by_an_empty_prompt_come_back_as_the_student_set_them(port):
     """An empty prompt stops the page before its controls (ui/shell.stop): Streamlit forgets an undrawn
-    widget's value, and the view came back at its default and drawn with nothing selected. Now the
-    student's "all heads" comes back, sent with its value, and the grid is drawn."""
+    widget's value, and a control came back at its default and drawn with nothing selected. Now the
+    student's head comes back, sent with its value. (The Explorer's controls are above its prompt box.)"""
 
     async def go():
-        s = Session(port, "explorer")
+        s = Session(port, "masks")
         _, errors = await s.open()
-        prompt, view = s.widgets["prompt"][1].id, s.widgets["view"][1].id
-        grid = WidgetState(id=view)
-        grid.string_array_value.data.append("all heads")
-        errors += (await s.rerun((grid,)))[1]
-        assert "grid" in s.charts
+        prompt, head = s.widgets["prompt"][1].id, s.widgets["head"][1].id
+        third = WidgetState(id=head)
+        third.string_array_value.data.append("3")
+        errors += (await s.rerun((third,)))[1]
         errors += (await s.rerun((WidgetState(id=prompt, string_value=""),)))[1]
-        assert "view" not in s.drawn  # stopped before the controls
+        assert "head" not in s.drawn  # stopped before the controls
         errors += (await s.rerun((WidgetState(id=prompt, string_value=PROMPT),)))[1]
         assert not errors
-        el = s.widgets["view"][1]
-        assert el.set_value and list(el.raw_values) == ["all heads"]  # the browser is told which is selected
-        assert "grid" in s.charts and "view=grid" in s.query
+        el = s.widgets["head"][1]
+        assert el.set_value and list(el.raw_values) == ["3"]  # the browser is told which is selected
+        assert "head=3" in s.query
+
+    aio.run(go())
+
+
+def test_an_empty_prompt_on_the_explorer_keeps_its_controls_and_the_url(port):
+    async def go():
+        s = Session(port, "explorer", query="view=grid&layer=2")
+        _, errors = await s.open()
+        prompt = s.widgets["prompt"][1].id
+        errors += (await s.rerun((WidgetState(id=prompt, string_value=""),)))[1]
+        assert "grid" not in s.charts or "view" not in s.drawn  # the part stopped; the controls stay as they are
+        errors += (await s.rerun((WidgetState(id=prompt, string_value=PROMPT),)))[1]
+        assert not errors and "grid" in s.charts
+        query = urllib.parse.parse_qs(s.query)
+        assert query["view"] == ["grid"] and query["layer"] == ["2"] and query["prompt"] == [PROMPT]
 
     aio.run(go())

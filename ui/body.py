@@ -9,6 +9,9 @@ page the Explorer is 1.1-1.4x (docs/perf.md, issue 31 §3)."""
 
 from __future__ import annotations
 
+import functools
+import threading
+
 import streamlit as st
 
 from . import classroom, guides, shell, state
@@ -21,9 +24,20 @@ from .slots import fragment
 SIDEBAR_PARAMS = ("lang", "model", "weights", "precision", "present", "tables", "guide", "gstep")
 
 
+_RUNNING = threading.local()  # .active: this thread is running draw() (a full run or the body's own rerun)
+
+
 @fragment
 def draw(page: st.Page, lesson: bool) -> None:
     """Title, class line, guided step, prompt box and the page itself, then the URL."""
+    _RUNNING.active = True
+    try:
+        _draw(page, lesson)
+    finally:
+        _RUNNING.active = False
+
+
+def _draw(page: st.Page, lesson: bool) -> None:
     if guides.page_asked():  # Start / Next / Back / a class's step, clicked on the page: app.py changes pages
         st.rerun()  # the whole app (scope="app"), not this fragment
     state.resend_kept()  # the controls an early stop (an empty prompt) left undrawn come back as they were
@@ -34,7 +48,7 @@ def draw(page: st.Page, lesson: bool) -> None:
         st.title(page.title)
         classroom.step_line()  # in a class: the code, the name, "the teacher is on step k"
         show = guides.bar(page.url_path, settings.lang)
-        if next(entry for entry in LESSONS if entry.name == page.url_path).prompt:
+        if next(entry for entry in LESSONS if entry.name == page.url_path).prompt is True:
             shell.prompt_box(settings)
             shell.track("prompt")
     if show:
@@ -46,3 +60,33 @@ def draw(page: st.Page, lesson: bool) -> None:
         state.keep_values()  # the page's controls are not drawn in this run
         st.info(t("guides.predict.hidden"), icon=":material/visibility_off:")
     shell.finish_run()  # a page that stops early calls it itself (shell.stop)
+
+
+def page_part(func):
+    """A part of a page that reruns alone when a widget in it changes (the Explorer's prompt box and what it
+    changes: Enter then re-sends ~16 elements, not ~37). In a run of the body it just runs. In its own rerun it
+    declares the URL parameters of the body's last run and writes the URL itself, as the body does. While a
+    guide is open it is a plain part of the body: the guide's live goals above it read the prompt."""
+
+    @functools.wraps(func)
+    def part(*args, **kwargs):
+        if getattr(_RUNNING, "active", False):
+            return func(*args, **kwargs)
+        names = st.session_state.get("_url_names_last", [])
+        shell.track(*names)
+        # The new prompt goes to the URL first: the browser re-renders the whole page for a new URL, and does so
+        # while this part runs on the server, not after its figure arrives (docs/perf.md). The end of the run
+        # writes it again only if something else changed.
+        shell.sync_url(names)
+        func(*args, **kwargs)
+        shell.finish_run()  # a part that stops early calls it itself (shell.stop)
+
+    fragment_part = fragment(part)
+
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        if st.session_state.get("guide"):
+            return func(*args, **kwargs)
+        return fragment_part(*args, **kwargs)
+
+    return call

@@ -65,9 +65,21 @@ def layer_head(cfg: models.ModelConfig | Depth, with_head: bool = True) -> tuple
     return st.session_state["layer"], st.session_state["head"]
 
 
+ARCH_KINDS = {"encoder": ("encoder.self",), "decoder": ("decoder.self",), "encoder-decoder": ATTENTION_KINDS}
+
+
+def attention_kind_for(arch: str) -> str:
+    """attention_kind before the trace is made (the Explorer draws its controls above the prompt box): the
+    attentions an architecture's trace has."""
+    return _attention_kind(list(ARCH_KINDS[arch]))
+
+
 def attention_kind(trace: models.Trace) -> str:
     """Which attention of the trace to show; only the encoder-decoder has a choice."""
-    kinds = [k for k in ATTENTION_KINDS if k in trace.attention]
+    return _attention_kind([k for k in ATTENTION_KINDS if k in trace.attention])
+
+
+def _attention_kind(kinds: list[str]) -> str:
     if st.session_state.get("attn") not in kinds:
         st.session_state["attn"] = kinds[0]
     if len(kinds) > 1:

@@ -14,7 +14,8 @@ class Lesson:
     name: str  # also the URL path and the i18n key suffix (nav.<name>, home.<name>)
     path: str
     icon: str
-    prompt: bool = True  # shows the shared prompt box
+    # shows the shared prompt box; "page": the page draws it itself, in a part that reruns alone (body.page_part)
+    prompt: bool | str = True
     section: str = ""  # the sidebar group (SECTIONS); "" = listed above the groups
 
 
@@ -25,7 +26,7 @@ SECTIONS = ["attention", "architectures", "inside", "training"]
 
 LESSONS = [
     Lesson("guides", "lessons/guides.py", ":material/school:", prompt=False),
-    Lesson("explorer", "lessons/explorer.py", ":material/grid_on:", section="attention"),
+    Lesson("explorer", "lessons/explorer.py", ":material/grid_on:", prompt="page", section="attention"),
     Lesson("tokens", "lessons/tokens.py", ":material/segment:", section="attention"),
     Lesson("masks", "lessons/masks.py", ":material/filter_alt:", section="attention"),
     Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:", section="attention"),

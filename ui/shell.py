@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib.util
@@ -10,6 +11,7 @@ from typing import NoReturn
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import models
 from models import checkpoints
@@ -208,9 +210,23 @@ def live_typing(settings: state.Settings) -> bool:
 
 def prompt_box(settings: state.Settings) -> None:
     """One prompt for every page; figures follow typing (250 ms pause), or Enter for a slow model."""
+    ctx = get_script_run_ctx()
+    # The Explorer draws this box in its own script (lessons/explorer_view.py), the other pages in app.py's. A
+    # widget's id includes the script drawing it: drawn as app.py's on every page, it is one widget, and its
+    # value is not dropped when the page changes (as Streamlit drops a widget no longer drawn).
+    with ctx.run_with_active_hash(ctx.pages_manager.main_script_hash) if ctx else contextlib.nullcontext():
+        if ctx and not ctx.fragment_ids_this_run and "prompt" in st.session_state:
+            # A whole run (a page change, a sidebar widget; never a keystroke's rerun): the value goes to the
+            # browser with the box. Coming back to the Explorer in Chromium, the box was otherwise drawn empty.
+            st.session_state["prompt"] = st.session_state["prompt"]
+        _prompt_box(settings)
+
+
+def _prompt_box(settings: state.Settings) -> None:
     live = live_typing(settings)
-    # The examples in a pop-over beside the box, not in a row under it: a row pushed the figure down.
-    box, more = st.columns([5, 1], vertical_alignment="bottom")
+    # The examples in a pop-over beside the box, not in a row under it: a row pushed the figure down. One
+    # horizontal container, not two columns: one element re-sent per rerun instead of three (docs/perf.md).
+    box = more = st.container(horizontal=True, vertical_alignment="bottom")
     box.text_input(
         t("prompt.label"), key="prompt", live=live, placeholder=t("prompt.placeholder"), max_chars=url.MAX_PROMPT_CHARS
     )  # cut on the server too: a client can send any size
@@ -220,7 +236,7 @@ def prompt_box(settings: state.Settings) -> None:
     if len(kept := url.url_text(prompt)) < len(prompt):
         st.caption(t("prompt.link_cut", n=len(kept)))
     options = examples(settings.model)
-    with more.popover(t("prompt.examples"), width="stretch"):
+    with more.popover(t("prompt.examples")):
         st.pills(
             t("prompt.examples"),
             list(range(len(options))),
@@ -352,8 +368,16 @@ def track(*names: str) -> None:
 
 
 def finish_run() -> None:
+    names = st.session_state.pop("_url_names", [])
+    st.session_state["_url_names_last"] = names  # a page part's own rerun declares them again (body.page_part)
+    state.keep_prompt()
+    sync_url(names)
+
+
+def sync_url(names: list[str]) -> None:
+    """Write these parameters' values to the URL (only if it changes: the browser then re-renders the page)."""
     defaults = {name: state.default(name) for name in ("prompt", "precision")}  # a session's own, not the table's
-    url.sync(params.PARAMS, st.session_state.pop("_url_names", []), defaults)
+    url.sync(params.PARAMS, names, defaults)
 
 
 def stop() -> NoReturn:

@@ -100,7 +100,9 @@ def fragment(func=None, *, run_every=None):
         def body(*args, **kwargs):
             # Where a rerun of its own says its place in a published model's queue (run_slot); drawn in
             # every run, so the fragment's elements keep their places between its runs and full runs.
-            where = st.empty()
+            # Only where the model is a published one (the model changes in a full run only): one element less
+            # on every other rerun (docs/perf.md).
+            where = st.empty() if heavy_run() else None
             ctx = get_script_run_ctx()
             if ctx is None or not ctx.fragment_ids_this_run or getattr(_THIS_RUN, "in_slot", False):
                 return f(*args, **kwargs)  # a full run (its slot held by app.py), or nested

@@ -18,9 +18,20 @@ def ensure(name: str) -> None:
     """Give a widget key its default before the widget is drawn (widgets then take no value=). The prompt's is the
     language's (params.DEFAULT_PROMPTS), remembered as put there by the app: follow_language may replace it."""
     if name not in st.session_state:
+        if name == "prompt" and "_prompt_kept" in st.session_state:  # dropped by a page change (keep_prompt)
+            st.session_state[name] = st.session_state["_prompt_kept"]
+            return
         st.session_state[name] = default(name)
         if name == "prompt":
             st.session_state["_auto_prompt"] = st.session_state[name]
+
+
+def keep_prompt() -> None:
+    """At the end of every run: the prompt as a value of the session's own. The Explorer draws its prompt box in
+    a fragment of its own (lessons/explorer_view.py); a page change from there dropped the box's value in
+    Chromium, and the next page opened on the default prompt. ensure("prompt") then finds it here."""
+    if "prompt" in st.session_state:
+        st.session_state["_prompt_kept"] = st.session_state["prompt"]
 
 
 def default(name: str) -> object:

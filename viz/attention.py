@@ -14,6 +14,7 @@ from viz.change import change_bars
 from viz.check import check_attention, check_index
 from viz.head_view import head_view
 from viz.labels import ENGLISH, Labels, axis_labels, escape
+from viz.margins import fit_token_margins
 from viz.palette import ATTENTION_COLORSCALE, MASK_COLORS, OUTLINE, base_layout, font_size
 from viz.spec import Spec
 from viz.tokens import token_strip
@@ -69,6 +70,11 @@ def heatmap(
     if title:
         spec.update_layout(title=dict(text=escape(title)))
     square_cells(spec)
+    tick_px = spec.layout["xaxis"].get("tickfont", {}).get("size", font_size(scale))
+    # without a fixed angle Plotly turns overlapping labels by 30° (or 90°: then automargin still fits them)
+    angle = spec.layout["xaxis"].get("tickangle", 30)
+    fit_token_margins(spec, x, y, tick_px=tick_px, font_px=font_size(scale), angle=angle, colorbar_title=labels.weight,
+                      thickness=trace["colorbar"]["thickness"])  # fmt: skip
     return spec
 
 

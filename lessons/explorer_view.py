@@ -1,0 +1,166 @@
+"""The Explorer's prompt box and everything the prompt changes: the token chips, the figure, the neuron view, the
+sinks, the downloads. A fragment of its own (ui/body.page_part): Enter re-sends these ~16 elements, not the page's
+~37 (the controls above and the explanation below stay as they are), which is what made the Explorer slower than a
+bare one-heatmap page (docs/perf.md, issue 31 §3). A control reruns the whole page, this part included."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+import streamlit as st
+
+import models
+import viz
+from lessons.explorer_linear import hybrid_explorer
+from lessons.explorer_long import LINES_WINDOW, grid_width, long_matrix, window
+from lessons.explorer_neuron import neuron_section
+from lessons.explorer_router import router_section
+from lessons.explorer_sinks import sinks
+from models.analysis import attention_rollout, value_weighted
+from ui import body, charts, controls, shell, state, url
+from ui.i18n import t, viz_labels
+from ui.loaders import greedy_target, trace
+
+TOKENS_CAPTION = {"wordpiece": "explorer.tokens_wordpiece", "sentencepiece": "explorer.tokens_sentencepiece"}
+
+
+@dataclasses.dataclass(frozen=True)
+class View:
+    """What the controls above chose (lessons/explorer.py); None: a hybrid model draws its own (explorer_linear)."""
+
+    kind: str
+    view: str
+    layer: int
+    head: int
+    agg: str
+    zmax: float | None
+    norm: bool
+
+
+def _target(settings: state.Settings, text: str) -> str:
+    """The encoder-decoder's target box, pre-filled with the model's own greedy translation of the prompt."""
+    source = (settings.model, settings.weights, text)
+    if "_target_for" not in st.session_state and st.session_state.get("target"):
+        st.session_state["_target_for"] = source  # a target from a shared link is kept
+    if st.session_state.get("_target_for") != source or st.session_state.get("target") is None:
+        st.session_state["_target_for"] = source
+        st.session_state["target"] = greedy_target(settings.model, settings.weights, text)
+    target = st.text_input(
+        t("explorer.target"), key="target", live=True, max_chars=url.MAX_PROMPT_CHARS, help=t("explorer.target_help")
+    )
+    shell.track("target")
+    return target
+
+
+def downloads(shown: np.ndarray, q_tokens: list[str], k_tokens: list[str], what: str) -> None:
+    """JSON (and, for one matrix, CSV) of the array drawn, made when a button is clicked (data= a function), not in
+    every rerun: the browser then has no new file to fetch after each keystroke either (docs/perf.md). Each button
+    keeps the array of its own run: a click gives the matrix the student saw, even while a newer run is on its way
+    (ui/downloads.py keeps a session's last buttons' functions a while for that)."""
+    row = st.container(horizontal=True)  # one row without columns: fewer elements re-sent
+    as_json = functools.partial(viz.attention_json, shown, q_tokens, k_tokens, what)
+    row.download_button(t("explorer.download.json"), as_json, "attention.json", "application/json")
+    if np.ndim(shown) == 2:
+        as_csv = functools.partial(viz.attention_csv, shown, q_tokens, k_tokens)
+        row.download_button(t("explorer.download.csv"), as_csv, "attention.csv", "text/csv")
+
+
+@body.page_part
+def prompt_and_figure(model: models.LiveModel, v: View | None) -> None:
+    settings = state.current()  # read again: in this part's own rerun the prompt has changed
+    shell.prompt_box(settings)
+    shell.track("prompt")
+    text = shell.prompt_or_stop(settings, model)
+    target = _target(settings, text) if model.config.arch == "encoder-decoder" else None
+    tr = trace(settings.model, settings.weights, text, target)
+    caption = t(TOKENS_CAPTION.get(getattr(model.tokenizer, "kind", "bpe"), "explorer.tokens"), n=len(tr.tokens))
+    shell.token_chips(tr.tokens, caption)
+    if v is None:  # Qwen3.5: softmax and Gated DeltaNet linear-attention layers (lessons/explorer_linear.py)
+        hybrid_explorer(model, tr, settings.figure_scale)
+        return
+    shown, what = _figure(settings, model, tr, v)
+    neuron_section(settings, model, tr, v.kind, v.layer, v.head, text, target)  # self-attention only
+    raw, value_norms = tr.attention[v.kind], tr.value_norms[v.kind]
+    if v.kind != "decoder.cross":
+        sinks(raw, value_norms, controls.axis_tokens(tr, v.kind)[0], settings.figure_scale)
+    if tr.router.get(v.kind.split(".")[0]) is not None and model.config.n_experts:  # a published MoE (Mixtral)
+        router_section(model.config, tr.router[v.kind.split(".")[0]], list(tr.tokens), v.layer, settings.figure_scale)
+    downloads(shown, *controls.axis_tokens(tr, v.kind), what)
+
+
+def _focus(q_tokens: list[str]) -> int | None:
+    """The head view's query to follow (its options are this prompt's tokens, so it lives here, not above)."""
+    options = [None, *range(len(q_tokens))]
+    if st.session_state.get("focus") not in options:
+        st.session_state["focus"] = None  # a query of an earlier, longer prompt
+    everything = t("ctl.focus_all")
+    return st.selectbox(
+        t("ctl.focus"), options, key="focus", format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}"
+    )
+
+
+def _figure(settings: state.Settings, model: models.LiveModel, tr: models.Trace, v: View) -> tuple[np.ndarray, str]:
+    """Draw the chosen view; returns the array drawn and what it is (for the downloads)."""
+    q_tokens, k_tokens = controls.axis_tokens(tr, v.kind)
+    raw, value_norms = tr.attention[v.kind], tr.value_norms[v.kind]  # [L, H, Tq, Tk], [L, H, Tk]
+    labels = viz_labels()
+    if v.norm:  # the colour bar and hover name what the cells are
+        labels = dataclasses.replace(labels, weight=t("explorer.norm_label"))
+    layer, head, zmax, scale = v.layer, v.head, v.zmax, settings.figure_scale
+
+    def rows(layer=slice(None), head=slice(None)) -> np.ndarray:
+        """The weights α_ij, or value-weighted: α_ij‖f(x_j)‖ ÷ its row's sum (explorer.norm_caption)."""
+        if not v.norm:
+            return raw[layer, head]
+        return value_weighted(raw[layer, head], value_norms[layer, head]).astype(np.float32)
+
+    def titled(title: str) -> str:
+        return t("explorer.norm_suffix", title=title) if v.norm else title
+
+    if v.view == "grid":  # a long prompt: a window of it (lessons/explorer_long.py), read layer by layer
+        qs, ks = window("grid", q_tokens, k_tokens, grid_width(len(raw), model.config.n_heads), model.config.n_heads)
+        at = dict(q_start=qs.start, k_start=ks.start)
+        att = np.stack([rows(n)[:, qs, ks] for n in range(len(raw))])
+        fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=scale, labels=labels, **at)
+        charts.plot(st, fig, key="grid")
+        st.caption(t("explorer.grid_caption"))
+        title = titled(t("explorer.head_title", layer=layer + 1, head=head + 1))  # the selected head, big
+        big = viz.heatmap(att[layer, head], q_tokens[qs], k_tokens[ks], title=title, zmax=zmax, scale=scale,
+                          labels=labels, **at)  # fmt: skip
+        shell.plot(big, "grid_big", att[layer, head], q_tokens[qs], k_tokens[ks])
+        shown, what = att, f"{v.kind} [layers, heads, queries {qs.start}.., keys {ks.start}..]"
+    elif v.view == "lines":
+        focus = _focus(q_tokens)
+        qs, ks = window("lines", q_tokens, k_tokens, LINES_WINDOW, model.config.n_heads, follow=focus)
+        att = rows(layer)[:, qs, ks]
+        focus = focus - qs.start if focus is not None and qs.start <= focus < qs.stop else None
+        fig = viz.head_view(att, q_tokens[qs], k_tokens[ks], focus=focus, scale=scale, labels=labels,
+                            q_start=qs.start, k_start=ks.start)  # fmt: skip
+        charts.plot(st, fig, key="lines")
+        st.caption(t("explorer.lines_caption"))
+        shown, what = att, f"{v.kind} layer {layer + 1} [heads, queries {qs.start}.., keys {ks.start}..]"
+    else:
+        if v.agg == "mean":
+            shown, title = rows(layer).mean(axis=0), t("explorer.mean_title", layer=layer + 1)
+        elif v.agg == "rollout":
+            # layer by layer ([L, 1, T, T]: each layer's head mean), never the whole [L, H, T, T] of a long prompt
+            means = np.stack([np.asarray(rows(n), np.float64).mean(0) for n in range(len(raw))])
+            shown, title = attention_rollout(means[:, None]), t("explorer.rollout_title")
+        else:
+            shown, title = rows(layer, head), t("explorer.head_title", layer=layer + 1, head=head + 1)
+        title = titled(title)
+        if viz.is_long(*np.shape(shown)):  # a picture and a zoom (lessons/explorer_long.py)
+            long_matrix(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels, key="heatmap")
+        else:
+            fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels)
+            shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
+        if v.agg == "rollout":
+            st.caption(t("explorer.rollout_caption"))
+        what = f"{v.kind} {title}"
+    if v.norm:
+        st.latex(r"\|\alpha_{ij} f(x_j)\| = \alpha_{ij}\,\|f(x_j)\|")  # two lines: one is too wide on a phone
+        st.latex(r"f(x) = (x W_V + b_V)\, W_O^{h}")
+        st.caption(t("explorer.norm_caption"))
+    return shown, what
