@@ -1,6 +1,6 @@
 """The Explorer's prompt box and everything the prompt changes: the token chips, the figure, the neuron view, the
-sinks, the downloads. A fragment of its own (ui/body.page_part): Enter re-sends these ~16 elements, not the page's
-~37 (the controls above and the explanation below stay as they are), which is what made the Explorer slower than a
+sinks, the downloads. A fragment of its own (ui/body.page_part): Enter re-sends these 12 elements, not the page's
+37 (the controls above and the explanation below stay as they are), which is what made the Explorer slower than a
 bare one-heatmap page (docs/perf.md, issue 31 §3). A control reruns the whole page, this part included."""
 
 from __future__ import annotations

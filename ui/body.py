@@ -2,10 +2,8 @@
 toggle) reruns only this, so the sidebar's ~30 elements (language and model pickers, the lesson list)
 are not sent and drawn again on every keystroke. A sidebar widget reruns the whole app, as before.
 
-Measured (bench/browser_latency.py, Enter -> redrawn Explorer heatmap): the browser applied 65 deltas
-per Enter before, 35 with this. The 0.80x a bare one-heatmap page measured then was against a bare server
-without the app's .streamlit/config.toml (a full gc after every run, a file watcher): against a fair bare
-page the Explorer is 1.1-1.4x (docs/perf.md, issue 31 §3)."""
+A page may draw a part of itself as a fragment of its own (page_part): the Explorer's prompt box and what the
+prompt changes, so an Enter there re-sends 12 elements, not 37 (docs/perf.md, issue 31 §3)."""
 
 from __future__ import annotations
 
@@ -64,7 +62,7 @@ def _draw(page: st.Page, lesson: bool) -> None:
 
 def page_part(func):
     """A part of a page that reruns alone when a widget in it changes (the Explorer's prompt box and what it
-    changes: Enter then re-sends ~16 elements, not ~37). In a run of the body it just runs. In its own rerun it
+    changes: Enter then re-sends 12 elements, not 37). In a run of the body it just runs. In its own rerun it
     declares the URL parameters of the body's last run and writes the URL itself, as the body does. While a
     guide is open it is a plain part of the body: the guide's live goals above it read the prompt."""
 
