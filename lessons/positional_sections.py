@@ -9,7 +9,7 @@ import streamlit as st
 import models
 import viz
 from models import analysis
-from models.positional import pair_frequencies, relative_bias_by_offset, rope_pair, sinusoidal_table
+from models.positional import relative_bias_by_offset, rope_example, sinusoidal_table
 from ui import charts, precision_keys, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
@@ -45,12 +45,8 @@ def rope(fig_scale: float) -> None:
     c2.slider(t("positional.rope_n"), 0, 64, key="rope_n")
     shell.track("rope_m", "rope_n")
     qm, kn = st.session_state["rope_m"], st.session_state["rope_n"]
-    d_rope = 32
-    rng = np.random.default_rng(7)  # one fixed q and k, so moving a slider moves only the positions
-    q, kv = rng.normal(size=d_rope), rng.normal(size=d_rope)
-    theta = pair_frequencies(d_rope)
-    pair = rope_pair(q, kv, qm, kn)
-    rq, rk = pair["rq"], pair["rk"]
+    pair = rope_example(qm, kn)  # models/positional.py: one fixed q and k
+    q, kv, rq, rk = pair["q"], pair["k"], pair["rq"], pair["rk"]
     arrows = [
         Arrow(q[0], q[1], "q", viz.HEAD_COLORS[0], dash="dot"),
         Arrow(rq[0], rq[1], f"q, m={qm}", viz.HEAD_COLORS[0]),
@@ -62,7 +58,7 @@ def rope(fig_scale: float) -> None:
         c1,
         viz.plane_vectors(
             arrows,
-            title=t("positional.rope_fig", theta=f"{theta[0]:.3g}"),
+            title=t("positional.rope_fig", theta=f"{pair['theta0']:.3g}"),
             x_title=t("positional.pair_x"),
             y_title=t("positional.pair_y"),
             scale=fig_scale,
@@ -80,11 +76,11 @@ def rope(fig_scale: float) -> None:
             m2=qm + 10,
             n2=kn + 10,
             dot2=f"{pair['moved']:.6f}",
-            plain=f"{q @ kv:.6f}",
-            norm_q=f"{np.linalg.norm(q):.6f}",
-            norm_rq=f"{np.linalg.norm(rq):.6f}",
+            plain=f"{pair['plain']:.6f}",
+            norm_q=f"{pair['norm_q']:.6f}",
+            norm_rq=f"{pair['norm_rq']:.6f}",
             spread=f"{pair['spread']:.1e}",
-            d=d_rope,
+            d=len(q),
         )
     )
 

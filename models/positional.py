@@ -86,6 +86,19 @@ def rope_pair(q: np.ndarray, k: np.ndarray, m: int, n: int, shift: int = 10, n_p
     return {"rq": rq, "rk": rk, "dot": float(rq @ rk), "moved": float(moved), "grid": grid, "spread": spread}
 
 
+ROPE_EXAMPLE_D = 32  # the Positional page's example: one pair of 32-dimensional vectors
+
+
+def rope_example(m: int, n: int, d: int = ROPE_EXAMPLE_D, seed: int = 7) -> dict:
+    """rope_pair for the Positional page's one fixed q and k (seeded: moving a slider moves only the positions),
+    with q, k, their plain dot product and the norms before and after the rotation (a rotation keeps them)."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.normal(size=d), rng.normal(size=d)
+    pair = rope_pair(q, k, m, n)
+    return pair | {"q": q, "k": k, "theta0": float(pair_frequencies(d)[0]), "plain": float(q @ k),
+                   "norm_q": float(np.linalg.norm(q)), "norm_rq": float(np.linalg.norm(pair["rq"]))}  # fmt: skip
+
+
 def rope_inv_freq(
     d_head: int, base: float = ROPE_BASE, llama3: tuple[float, float, float, int] | None = None
 ) -> torch.Tensor:

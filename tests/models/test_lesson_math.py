@@ -225,3 +225,18 @@ def test_rope_pair_depends_only_on_the_offset():
     assert abs(np.linalg.norm(pair["rq"]) - np.linalg.norm(q)) < 1e-12
     assert pair["grid"].shape == (64, 64) and pair["spread"] < 1e-9
     assert abs(pair["grid"][5, 17] - pair["dot"]) < 1e-9
+
+
+def test_rope_example_is_one_fixed_pair_whose_rotation_keeps_norms():
+    """The Positional page's RoPE example (models.positional.rope_example): the same q and k for every slider
+    position, rotated without changing their length, and q·k after rotation depends only on n - m."""
+    import numpy as np
+
+    from models.positional import rope_example
+
+    a, b = rope_example(3, 7), rope_example(20, 24)
+    assert np.array_equal(a["q"], b["q"]) and np.array_equal(a["k"], b["k"]) and a["q"].shape == (32,)
+    assert a["norm_rq"] == pytest.approx(a["norm_q"], rel=1e-12)
+    assert a["plain"] == pytest.approx(float(a["q"] @ a["k"]))
+    assert a["dot"] == pytest.approx(b["dot"], abs=1e-9) and a["dot"] == pytest.approx(a["moved"], abs=1e-9)
+    assert a["dot"] != pytest.approx(a["plain"], abs=1e-6)  # the rotation does change q·k at offset 4
