@@ -69,17 +69,9 @@ ARCH_KINDS = {"encoder": ("encoder.self",), "decoder": ("decoder.self",), "encod
 
 
 def attention_kind_for(arch: str) -> str:
-    """attention_kind before the trace is made (the Explorer draws its controls above the prompt box): the
-    attentions an architecture's trace has."""
-    return _attention_kind(list(ARCH_KINDS[arch]))
-
-
-def attention_kind(trace: models.Trace) -> str:
-    """Which attention of the trace to show; only the encoder-decoder has a choice."""
-    return _attention_kind([k for k in ATTENTION_KINDS if k in trace.attention])
-
-
-def _attention_kind(kinds: list[str]) -> str:
+    """Which attention to show, before the trace is made (the Explorer draws its controls above the prompt box);
+    only the encoder-decoder has a choice."""
+    kinds = list(ARCH_KINDS[arch])
     if st.session_state.get("attn") not in kinds:
         st.session_state["attn"] = kinds[0]
     if len(kinds) > 1:
