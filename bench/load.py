@@ -22,10 +22,12 @@ e.g. qwen2.5-0.5b) starts the server with $ATTENTION_LAB_MODELS = the folder's p
 --model-sessions sessions on the Explorer with ?model=<folder name>. The main table is still the toy
 sessions alone (compare it with a run without --model); the model sessions get their own line: reruns,
 how many showed a queue notice (ui/shell.run_slot) and the highest place, timeouts.
+With --tokens N (issue 30 §5, bench/long_prompts.py) the model sessions type new ≈N-token texts, the toy sessions
+are first measured alone on a fresh server, and a PASS/FAIL line compares the toy p95 with and without the model.
 
 Usage: .venv/bin/python bench/load.py [--sessions 40] [--think 1.0] [--seconds 300] [--warmup 30]
        [--browser-seconds 30] [--no-browser] [--pages explorer,masks] [--torch-threads N]
-       [--model FOLDER|qwen2.5-0.5b] [--model-sessions 10]
+       [--model FOLDER|qwen2.5-0.5b] [--model-sessions 10] [--tokens 2048 [--alone-seconds S]]
        .venv/bin/python bench/load.py --class [--students 40] [--seconds 300] [--think 1] [--replicas 1]
        [--teacher-students 200] [--refreshes 20]   (bench/class_load.py; ends with one JSON line)
        .venv/bin/python bench/load.py --via-proxy [--replicas 3] [--sessions 120] [--think 3] [--seconds 300]
@@ -55,6 +57,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import bench.browser_latency as bl  # noqa: E402
+from bench import long_prompts as lp  # noqa: E402
 from bench.server_proc import cpu_s, rss_mb, start_server, status_field, torch_threads_in  # noqa: E402
 from bench.st_client import ACTIONS, Session  # noqa: E402
 
@@ -79,14 +82,14 @@ async def load(args, port: int, pid: int) -> dict:
     async def user(i: int) -> None:
         await asyncio.sleep(i * 0.1)  # a class arrives over a few seconds
         on_model = i >= args.sessions  # the last --model-sessions: the Explorer with the published model
-        s = Session(port, "explorer", urlencode({"model": args.model.name}), i) if on_model else \
+        s = lp.model_session(args, port, urlencode({"model": args.model.name}), i, t_end) if on_model else \
             Session(port, args.pages[i % len(args.pages)], seed=i)  # fmt: skip
         errs_to = heavy_errors if on_model else errors
         try:
             _, errs = await asyncio.wait_for(s.open(), TIMEOUT_S)
             errs_to.extend(f"{s.page} open: {e}" for e in errs)
             while time.monotonic() < t_end:
-                action, ms, errs = await asyncio.wait_for(s.act(), TIMEOUT_S)
+                action, ms, errs = await asyncio.wait_for(s.act(), getattr(s, "timeout", TIMEOUT_S))
                 errs_to.extend(f"{s.page} {action}: {e}" for e in errs)
                 if time.monotonic() >= t_measure:
                     heavy.append((action, ms, s.place)) if on_model else measured.append((s.page, action, ms))
@@ -114,7 +117,7 @@ async def load(args, port: int, pid: int) -> dict:
     rss_end, cpu1, client1, load1 = rss_mb(pid), cpu_s(pid), time.process_time(), os.getloadavg()[0]
     await sampling
     return dict(measured=measured, errors=errors, samples=samples, wall=wall, rss=(rss_warm, rss_mid, rss_end),
-                heavy=heavy, heavy_errors=heavy_errors, loadavg=(load0, load1),
+                heavy=heavy, heavy_errors=heavy_errors, loadavg=(load0, load1), t_measure=t_measure,
                 cores=((cpu1 - cpu0) / wall, (client1 - client0) / wall),
                 threads=(threads_idle, max(t for _, t in samples)))  # fmt: skip
 
@@ -204,7 +207,7 @@ def pct(xs: list[float]) -> str:
     return f"{statistics.median(xs):.0f} | {bl.p95(xs):.0f} | {max(xs):.0f}" if len(xs) > 1 else "– | – | –"
 
 
-def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None) -> None:
+def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None, alone: dict | None = None) -> None:
     ms, errors, (warm, mid, end) = [m for _, _, m in r["measured"]], r["errors"], r["rss"]
     rate, growth = len(ms) / r["wall"], (end / warm - 1) * 100
     mix = ", ".join(f"{args.pages.count(p)}/{len(args.pages)} {p}" for p in ACTIONS if p in args.pages)
@@ -221,7 +224,9 @@ def report(args, r: dict, threads: str, browser: tuple[str, list[float]] | None)
         checks["p95 <= 500 ms"] = len(ms) > 1 and bl.p95(ms) <= 500
     else:
         checks[">= 25 reruns/s"] = rate >= 25
-    if args.model:
+    if args.model and args.tokens:  # the long-prompt section instead of the model sessions' line
+        checks[f"toy p95 within {lp.ALONE_RATIO:g}x alone"] = lp.report(args, r, alone)
+    elif args.model:
         checks["model sessions: no timeouts"] = report_model(args, r["heavy"], r["heavy_errors"])
     print("\nTargets: " + "; ".join(f"{name} {'met' if ok else 'MISSED'}" for name, ok in checks.items()))
     print("\n| page | action | reruns | median ms | p95 ms | max ms |\n| --- | --- | ---: | ---: | ---: | ---: |")
@@ -285,6 +290,9 @@ def main() -> None:
     ap.add_argument("--torch-threads", type=int, help="OMP_NUM_THREADS / MKL_NUM_THREADS for the server")
     ap.add_argument("--model", type=model_folder, help="a published-model folder (or qwen2.5-0.5b, gpt2, ...)")
     ap.add_argument("--model-sessions", type=int, default=10, help="sessions on --model, besides --sessions")
+    ap.add_argument("--tokens", type=int, help="the model sessions type new ≈N-token texts (bench/long_prompts.py)")
+    ap.add_argument("--alone-seconds", type=float, help="--tokens: the toy sessions alone first, on a fresh server, "
+                    "for this long (default --seconds; 0: skip)")  # fmt: skip
     ap.add_argument("--class", dest="klass", action="store_true", help="a class answering a lesson (class_load.py)")
     ap.add_argument("--students", type=int, default=40, help="--class: students answering at once")
     ap.add_argument("--replicas", type=int, default=1, help="--class, --via-proxy: servers (sharing the database)")
@@ -304,6 +312,13 @@ def main() -> None:
     args.think = 1.0 if args.think is None else args.think
     if not args.no_browser and not Path(bl.CHROMIUM).exists():
         sys.exit(f"{bl.CHROMIUM} not found: install Debian's chromium, or pass --no-browser")
+    lp.prepare(args)  # --tokens: checked against the model; the toy sessions alone first, on a fresh server
+    alone = serve(lp.alone_args(args), browser=False)[0] if args.tokens and args.alone_seconds else None
+    report(args, *serve(args, browser=not args.no_browser), alone)
+
+
+def serve(args, browser: bool) -> tuple[dict, str, tuple[str, list[float]] | None]:
+    """One fresh server under the load (then the browsers): (the load's result, torch's threads, the browsers')."""
     port = bl.free_port()
     with tempfile.TemporaryDirectory(prefix="attention-lab-load-") as tmp, open(Path(tmp) / "server.log", "wb") as log:
         models = str(args.model.parent) if args.model else ""
@@ -312,12 +327,11 @@ def main() -> None:
             bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
             threads = torch_threads_in(env)
             result = asyncio.run(load(args, port, proc.pid))
-            browser = None if args.no_browser else asyncio.run(browser_checks(args, port))
+            return result, threads, asyncio.run(browser_checks(args, port)) if browser else None
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGTERM)  # the group: streamlit and anything it started
             proc.wait(timeout=30)
-        report(args, result, threads, browser)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,12 @@
     .venv/bin/python bench/pretrained_speed.py                    # GPT-2 small, Qwen2.5-0.5B, Llama-3.2-1B
     .venv/bin/python bench/pretrained_speed.py --models gpt2 --rounds 3
     .venv/bin/python bench/pretrained_speed.py --models qwen2.5-0.5b --tokens 64 --precision float32,bfloat16
+    .venv/bin/python bench/pretrained_speed.py --device cuda --models qwen2.5-7b --tokens 256 --precision auto
+
+--device cuda (default cpu; issue 30 §2): ours and transformers on the same GPU, both bfloat16 with --precision auto
+(or bfloat16), torch.cuda.synchronize() around each timing; ours' time includes bringing its trace's arrays back to
+the CPU (what the app keeps), transformers' keeps them on the GPU. Qwen2.5-7B's folder is ~15 GB of random bfloat16
+weights (written once, on the CPU).
 
 No download: each model is written once to bench/out/models/ as a folder in its published layout
 (config.json with the published hyper-parameters, bfloat16 safetensors as published, random weights
@@ -56,7 +62,13 @@ PUBLISHED = {  # hyper-parameters as in each model's published config.json
                    "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 28, "num_attention_heads": 16,
                    "num_key_value_heads": 8, "head_dim": 128, "max_position_embeddings": 40960, "rms_norm_eps": 1e-6,
                    "rope_theta": 1000000.0, "tie_word_embeddings": True, "hidden_act": "silu"},
+    "qwen2.5-7b": {"model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"], "vocab_size": 152064,
+                   "hidden_size": 3584, "intermediate_size": 18944, "num_hidden_layers": 28,
+                   "num_attention_heads": 28, "num_key_value_heads": 4, "max_position_embeddings": 131072,
+                   "rms_norm_eps": 1e-6, "rope_theta": 1000000.0, "tie_word_embeddings": False,
+                   "hidden_act": "silu", "use_sliding_window": False},
 }  # fmt: skip
+DEFAULT_MODELS = ("gpt2", "qwen2.5-0.5b", "llama-3.2-1b", "qwen3-0.6b")  # qwen2.5-7b only when asked (a GPU row)
 
 
 def make_folder(name: str) -> Path:
@@ -110,9 +122,14 @@ def trace_bytes(tr) -> int:
     return sum(getattr(a, "held_bytes", a.nbytes) for a in arrays)  # long traces: models/long_trace.py
 
 
-def timed(fn) -> float:
+def timed(fn, cuda: bool = False) -> float:
+    """Milliseconds of fn(); on the GPU, queued work is finished before the clock starts and before it stops."""
+    if cuda:
+        torch.cuda.synchronize()
     t0 = time.perf_counter()
     fn()
+    if cuda:
+        torch.cuda.synchronize()
     return (time.perf_counter() - t0) * 1000
 
 
@@ -131,8 +148,11 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
     stem, implied = families.ROWS.get(name, (name, False))
     folder = families.make_folder(stem, OUT) if stem in families.PUBLISHED else make_folder(name)
     gc.collect()
+    cuda = args.device == "cuda"
     t0 = time.perf_counter()
-    ours = models.load(folder, precision=precision)
+    ours = models.load(folder, precision=precision, device=args.device)
+    if cuda:
+        torch.cuda.synchronize()
     load_s = time.perf_counter() - t0
     ours_rss = rss_mb()  # the whole process after loading (before transformers loads its copy)
     ref = None
@@ -143,6 +163,7 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
         import transformers as tf
 
         ref = tf.AutoModelForCausalLM.from_pretrained(folder, dtype=dtype, attn_implementation="eager").eval()
+        ref = ref.to(args.device)
     rng = np.random.default_rng(0)
     rows = []
     for threads in (int(x) for x in args.threads.split(",")):
@@ -154,7 +175,8 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
             def theirs(ids=ids):
                 if stem in families.PUBLISHED:
                     return families.reference_call(stem, ref, ids)()
-                return ref(torch.tensor([ids]), output_attentions=True, output_hidden_states=True)
+                src = torch.tensor([ids], device=args.device)
+                return ref(src, output_attentions=True, output_hidden_states=True)
 
             read_all(ours.run_ids(ids, tgt), implied)  # warm-up
             if ref is not None:
@@ -162,13 +184,14 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
                     theirs()
             o, r = [], []
             for _ in range(args.rounds):
-                o.append(timed(lambda ids=ids, tgt=tgt: read_all(ours.run_ids(ids, tgt), implied)))
+                o.append(timed(lambda ids=ids, tgt=tgt: read_all(ours.run_ids(ids, tgt), implied), cuda))
                 if ref is not None:
                     with torch.inference_mode():
-                        r.append(timed(theirs))
+                        r.append(timed(theirs, cuda))
             tr = read_all(ours.run_ids(ids, tgt), implied)
             ratio = statistics.median(a / b for a, b in zip(o, r, strict=True)) if r else None
-            rows.append({"model": name, "precision": ours.meta["precision"], "params": ours.meta["params"],
+            rows.append({"model": name, "device": args.device, "precision": ours.meta["precision"],
+                         "params": ours.meta["params"],
                          "threads": threads, "tokens": n,
                          "load_s": round(load_s, 2), "ours_ms": round(statistics.median(o), 1),
                          "transformers_ms": round(statistics.median(r), 1) if r else None,
@@ -180,13 +203,19 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", default=",".join(PUBLISHED), help=f"of {', '.join([*PUBLISHED, *families.ROWS])}")
+    ap.add_argument("--models", default=",".join(DEFAULT_MODELS), help=f"of {', '.join([*PUBLISHED, *families.ROWS])}")
     ap.add_argument("--tokens", default="16,64,256")
-    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--threads", default=None, help="CPU threads, comma-separated (default 1,2; 1 with --device cuda)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--no-reference", action="store_true", help="skip transformers (ours only)")
     ap.add_argument("--precision", default="float32", help="ours: float32, bfloat16 and/or auto, comma-separated")
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where both run (default cpu)")
     args = ap.parse_args(argv)
+    args.threads = args.threads or ("1" if args.device == "cuda" else "1,2")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        sys.exit("pretrained_speed: --device cuda, but torch sees no CUDA GPU on this machine (run without it for CPU)")
+    if args.device == "cuda" and (odd := [m for m in args.models.split(",") if m not in PUBLISHED]):
+        sys.exit(f"pretrained_speed: --device cuda runs {', '.join(PUBLISHED)} only, not {', '.join(odd)}")
     rows = []
     for name in args.models.split(","):
         for precision in args.precision.split(","):

@@ -93,6 +93,7 @@ class Session:
         self.runs, self.typed, self.target, self.ws, self.sock = 0, [], [], None, None
         self.states: dict[str, WidgetState] = {}  # widget id -> the value this browser holds and sends
         self.place = 0  # the highest queue place the last run showed (0: it did not wait)
+        self.waited_ms = 0.0  # how long the last run waited in that queue (set in rerun)
         self.texts: list[str] = []  # the text of the last run's markdown, alerts and captions (a class's acks)
         self.fragments: dict[str, float] = {}  # fragment id -> its run_every interval (s), from `auto_rerun`
 
@@ -205,6 +206,7 @@ class Session:
         cs.cached_message_hashes.extend(self.cache)
         self.runs += 1
         widgets, charts, errors, self.place, texts, media = {}, {}, [], 0, [], []
+        self.waited_ms = 0.0  # after a queue notice: ms until the run got its slot (-1 while still waiting)
         drawn_media: dict[str, list[str]] = {}  # this run's media by the fragment that drew them
         outside: list[str] = []  # texts drawn outside any fragment (the sidebar's), kept by the page's reruns
         page_fragment = "" if cs.fragment_id else None
@@ -223,6 +225,8 @@ class Session:
             if fm.metadata.cacheable or fm.hash in self.cache:
                 self.cache[fm.hash] = (fm, self.runs)
             kind = fm.WhichOneof("type")
+            if self.waited_ms < 0 and kind == "delta" and not QUEUED.match(fm.delta.new_element.alert.body):
+                self.waited_ms = (time.perf_counter() - t0) * 1000  # the first delta after the notices: the slot
             if kind == "navigation":
                 self.page_hash = fm.navigation.page_script_hash
             elif kind == "new_session":
@@ -255,6 +259,7 @@ class Session:
                     drawn_media.setdefault(fm.delta.fragment_id, []).append(media[-1])
                 elif el_kind == "alert" and (queued := QUEUED.match(el.body)):
                     self.place = max(self.place, int(queued[1]))
+                    self.waited_ms = self.waited_ms or -1.0
                 elif el_kind in ("markdown", "alert", "text", "heading"):
                     texts.append(el.body)
                     outside += [] if fm.delta.fragment_id else [el.body]

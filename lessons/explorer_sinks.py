@@ -22,13 +22,14 @@ def sinks_toggle() -> None:
     st.toggle(t("explorer.sinks_title"), key="sink_tables")
 
 
-def sinks(att: np.ndarray, value_norms: np.ndarray, tokens: list[str], figure_scale: float) -> None:
-    """att [L, H, T, T] and value_norms [L, H, T] of one self-attention."""
+def sinks(att: np.ndarray, value_norms: np.ndarray, tokens: list[str], figure_scale: float, first: int = 0) -> None:
+    """att [L, H, T, T] and value_norms [L, H, T] of one self-attention; first: the model's layer number of att[0]
+    (a long prompt passes the layer shown only: every layer would be recomputed on every rerun)."""
     found = attention_sinks(att, tokens, value_norms=value_norms)
     if found:
         top = sorted(found, key=lambda s: -s["weight"])[:SINKS_LISTED]
         heads = ", ".join(
-            t("explorer.sink_item", layer=s["layer"] + 1, head=s["head"] + 1, token=s["token"],
+            t("explorer.sink_item", layer=first + s["layer"] + 1, head=s["head"] + 1, token=s["token"],
               weight=f"{s['weight']:.0%}", norm=f"{s['norm_share']:.0%}")
             for s in top
         )  # fmt: skip
@@ -43,7 +44,7 @@ def sinks(att: np.ndarray, value_norms: np.ndarray, tokens: list[str], figure_sc
         for col, what in zip(tab.columns(2), shares, strict=True):  # stacked on a phone
             spec = viz.value_heatmap(
                 shares[what][group],
-                [str(i + 1) for i in range(att.shape[0])],
+                [str(first + i + 1) for i in range(att.shape[0])],
                 [str(h + 1) for h in range(att.shape[1])],
                 index_labels=False,
                 title=title if what == "weight" else t("explorer.norm_suffix", title=title),

@@ -19,9 +19,12 @@ from lessons.explorer_neuron import neuron_section
 from lessons.explorer_router import router_section
 from lessons.explorer_sinks import sinks
 from models.analysis import attention_rollout, value_weighted
+from models.long_trace import AttentionLayers
+from models.progressive import Progressive
 from ui import body, charts, controls, shell, state, url
 from ui.i18n import t, viz_labels
-from ui.loaders import greedy_target, trace
+from ui.loaders import greedy_target
+from ui.long_runs import draw_partial, trace_or_partial
 
 TOKENS_CAPTION = {"wordpiece": "explorer.tokens_wordpiece", "sentencepiece": "explorer.tokens_sentencepiece"}
 
@@ -74,16 +77,23 @@ def prompt_and_figure(model: models.LiveModel, v: View | None) -> None:
     shell.track("prompt")
     text = shell.prompt_or_stop(settings, model)
     target = _target(settings, text) if model.config.arch == "encoder-decoder" else None
-    tr = trace(settings.model, settings.weights, text, target)
+    tr = trace_or_partial(settings.model, settings.weights, text, target)
     caption = t(TOKENS_CAPTION.get(getattr(model.tokenizer, "kind", "bpe"), "explorer.tokens"), n=len(tr.tokens))
     shell.token_chips(tr.tokens, caption)
+    if isinstance(tr, Progressive) and v is not None:  # a long prompt whose forward still runs (ui/long_runs.py)
+        draw_partial(tr, v.view, v.agg, v.norm, v.layer, lambda: _figure(settings, model, tr, v))
+        return
     if v is None:  # Qwen3.5: softmax and Gated DeltaNet linear-attention layers (lessons/explorer_linear.py)
         hybrid_explorer(model, tr, settings.figure_scale)
         return
     shown, what = _figure(settings, model, tr, v)
     neuron_section(settings, model, tr, v.kind, v.layer, v.head, text, target)  # self-attention only
     raw, value_norms = tr.attention[v.kind], tr.value_norms[v.kind]
-    if v.kind != "decoder.cross":
+    if v.kind != "decoder.cross" and isinstance(raw, AttentionLayers):  # long: each layer is a recompute
+        one = slice(v.layer, v.layer + 1)
+        sinks(raw[one], value_norms[one], controls.axis_tokens(tr, v.kind)[0], settings.figure_scale, first=v.layer)
+        st.caption(t("explorer_long.sinks_layer"))
+    elif v.kind != "decoder.cross":
         sinks(raw, value_norms, controls.axis_tokens(tr, v.kind)[0], settings.figure_scale)
     if tr.router.get(v.kind.split(".")[0]) is not None and model.config.n_experts:  # a published MoE (Mixtral)
         router_section(model.config, tr.router[v.kind.split(".")[0]], list(tr.tokens), v.layer, settings.figure_scale)

@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from . import precision
 from .config import ModelConfig
 from .norm_layers import make_norm
 from .positional import apply_rope, rope_inv_freq
@@ -19,37 +20,40 @@ from .positional import apply_rope, rope_inv_freq
 # ---------------------------------------------------------------- masks (True = may attend)
 
 
-def causal(n_queries: int, n_keys: int | None = None, offset: int | None = None) -> torch.Tensor:
+def causal(n_queries: int, n_keys: int | None = None, offset: int | None = None, device=None) -> torch.Tensor:
     """Query i sees keys 0..i: a decoder must not read the future it is trained to predict.
 
     With a KV cache the queries are the last n_queries of n_keys positions (offset = n_keys - n_queries).
+    device: where the model runs (None: the CPU); every mask function takes it.
     """
     n_keys = n_queries if n_keys is None else n_keys
     offset = n_keys - n_queries if offset is None else offset
-    q = torch.arange(n_queries).unsqueeze(1) + offset  # (Tq, 1) absolute query positions
-    k = torch.arange(n_keys).unsqueeze(0)  # (1, Tk)
+    q = torch.arange(n_queries, device=device).unsqueeze(1) + offset  # (Tq, 1) absolute query positions
+    k = torch.arange(n_keys, device=device).unsqueeze(0)  # (1, Tk)
     return k <= q  # (Tq, Tk)
 
 
-def sliding(n_queries: int, window: int, n_keys: int | None = None, offset: int | None = None) -> torch.Tensor:
+def sliding(
+    n_queries: int, window: int, n_keys: int | None = None, offset: int | None = None, device=None
+) -> torch.Tensor:
     """Causal, and only the last `window` positions (the query's own included): Mistral's sliding-window
     attention (Jiang et al. 2023). Information from further back still arrives, one window per layer."""
     n_keys = n_queries if n_keys is None else n_keys
     offset = n_keys - n_queries if offset is None else offset
-    q = torch.arange(n_queries).unsqueeze(1) + offset  # (Tq, 1)
-    k = torch.arange(n_keys).unsqueeze(0)  # (1, Tk)
+    q = torch.arange(n_queries, device=device).unsqueeze(1) + offset  # (Tq, 1)
+    k = torch.arange(n_keys, device=device).unsqueeze(0)  # (1, Tk)
     return (k <= q) & (k > q - window)  # (Tq, Tk)
 
 
-def bidirectional(n_queries: int, n_keys: int | None = None) -> torch.Tensor:
+def bidirectional(n_queries: int, n_keys: int | None = None, device=None) -> torch.Tensor:
     """Every query sees every key (encoders, cross-attention)."""
     n_keys = n_queries if n_keys is None else n_keys
-    return torch.ones(n_queries, n_keys, dtype=torch.bool)
+    return torch.ones(n_queries, n_keys, dtype=torch.bool, device=device)
 
 
-def prefix(n: int, prefix_len: int) -> torch.Tensor:
+def prefix(n: int, prefix_len: int, device=None) -> torch.Tensor:
     """Prefix-LM (Raffel et al. 2020, T5 §3.2.1): bidirectional inside the first prefix_len tokens, causal after."""
-    m = causal(n)
+    m = causal(n, device=device)
     p = max(0, min(prefix_len, n))
     m[:p, :p] = True
     return m
@@ -60,21 +64,21 @@ def padding(key_is_real: torch.Tensor) -> torch.Tensor:
     return key_is_real[:, None, None, :].bool()
 
 
-def make_mask(kind: str, n: int, prefix_len: int | None = None, window: int | None = None) -> torch.Tensor:
+def make_mask(kind: str, n: int, prefix_len: int | None = None, window: int | None = None, device=None) -> torch.Tensor:
     """The structural mask a page names: 'causal', 'bidirectional', 'prefix' (needs prefix_len) or
-    'sliding' (needs window)."""
+    'sliding' (needs window); on `device` (None: the CPU)."""
     if kind == "causal":
-        return causal(n)
+        return causal(n, device=device)
     if kind == "bidirectional":
-        return bidirectional(n)
+        return bidirectional(n, device=device)
     if kind == "prefix":
         if prefix_len is None:
             raise ValueError("mask='prefix' needs prefix_len")
-        return prefix(n, prefix_len)
+        return prefix(n, prefix_len, device=device)
     if kind == "sliding":
         if window is None:
             raise ValueError("mask='sliding' needs window")
-        return sliding(n, window)
+        return sliding(n, window, device=device)
     raise ValueError(f"mask={kind!r} is not one of causal, bidirectional, prefix, sliding")
 
 
@@ -90,7 +94,8 @@ def attention(
     bias: torch.Tensor | None = None,
     softcap: float | None = None,
     into: tuple[torch.Tensor | None, torch.Tensor] | None = None,
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    output: bool = True,
+) -> tuple[torch.Tensor | None, torch.Tensor, torch.Tensor]:
     """softmax(q·kᵀ · scale + bias + mask) · v, returning (output, weights, scores).
 
     q: (B, H, Tq, dh); k, v: (B, Hkv, Tk, dh) with H a multiple of Hkv (GQA: each K/V head serves
@@ -103,6 +108,7 @@ def attention(
     ±cap; the returned scores are the capped ones (then masked, as always).
     into: (scores or None, weights) of shape (B, H, Tq, Tk) to write into instead of new tensors (no gradient):
     LiveModel.run_ids fills its trace's [L, ...] arrays layer by layer instead of stacking copies of them.
+    output=False: the output is None (a long trace recomputing one layer's weights: weights·v is a third of the work).
     """
     group = q.shape[1] // k.shape[1]
     if group > 1:  # GQA / MQA: repeat each K/V head for its group of query heads
@@ -117,9 +123,9 @@ def attention(
     if mask is not None and not bool(mask.all()):  # an all-True mask (an encoder's, cross-attention's) changes nothing
         scores = scores.masked_fill_(~mask, float("-inf"))
     weights = torch.softmax(scores, dim=-1, out=w_out)  # (B, H, Tq, Tk), rows sum to 1
-    # fully masked rows: softmax(-inf...) is NaN
-    weights = torch.nan_to_num(weights, nan=0.0) if w_out is None else weights.nan_to_num_(nan=0.0)
-    return weights @ v, weights, scores  # (B, H, Tq, dh)
+    if mask is not None and not bool(mask.any(-1).all()):  # a fully masked row: softmax(-inf...) is NaN
+        weights = torch.nan_to_num(weights, nan=0.0) if w_out is None else weights.nan_to_num_(nan=0.0)
+    return (weights @ v if output else None), weights, scores  # (B, H, Tq, dh)
 
 
 def fused_attention(q, k, v, mask: torch.Tensor | None, scale: float, bias: torch.Tensor | None = None) -> torch.Tensor:
@@ -200,7 +206,11 @@ class MultiHeadAttention(nn.Module):
         bias: torch.Tensor | None = None,  # (H, Tq, Tk) added to the scores (T5's relative position bias)
         need_weights: bool = True,  # False: weights and scores come back None (output: fused_attention())
         into: tuple[torch.Tensor | None, torch.Tensor] | None = None,  # (scores, weights) to fill: attention()'s
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
+        need_output: bool = True,  # False: the output comes back None (a long trace recomputing a layer's weights)
+    ) -> tuple[torch.Tensor | None, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
+        same = source is x
+        x = precision.matmul_input(x, self.q)  # bfloat16 mode: cast once for q, k and v (projections come back float32)
+        source = x if same else precision.matmul_input(source, self.k)
         q = self._split(self.project_q(x), self.n_heads)  # (B, H, Tq, dh)
         k = self._split(self.project_k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
         v = self._split(self.v(source), self.n_kv_heads)
@@ -210,7 +220,10 @@ class MultiHeadAttention(nn.Module):
         if not need_weights and ablate is None and self.softcap is None:
             out, weights, scores = fused_attention(q, k, v, mask, scale, bias), None, None
         else:
-            out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap, into)
+            output = need_output or ablate is not None
+            out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap, into, output)
+            if out is None:
+                return None, weights, scores, (k, v)
             if ablate is not None:
                 out, weights = knock_out(out, weights, v, mask, ablate)
             if not need_weights:  # Gemma 2's soft-capping, an ablation: computed, then dropped
@@ -245,7 +258,11 @@ def knock_out(
         if mode == "zero":
             out[:, head] = 0.0
             continue
-        allowed = torch.ones(weights.shape, dtype=torch.bool) if mask is None else mask.expand(weights.shape)
+        allowed = (
+            torch.ones(weights.shape, dtype=torch.bool, device=weights.device)
+            if mask is None
+            else mask.expand(weights.shape)
+        )
         allowed = allowed[:, head].to(weights.dtype)  # (B, Tq, Tk)
         uniform = torch.nan_to_num(allowed / allowed.sum(-1, keepdim=True), nan=0.0)  # fully masked rows stay 0
         weights[:, head] = uniform

@@ -6,6 +6,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from . import precision
 from .attention import MultiHeadAttention
 from .config import ModelConfig
 from .linear_attention import GatedDeltaNet
@@ -31,7 +32,10 @@ class FeedForward(nn.Module):
         self.w2 = nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h = self.w1(x)  # (B, T, d_ff)
+        """In bfloat16 mode (precision.MixedLinear) the hidden activations stay bfloat16 between W1/W3 and W2, as in
+        transformers' bfloat16 (they are rounded to bfloat16 for W2 anyway, and no page draws them); float32 else."""
+        x = precision.matmul_input(x, self.w1)  # bfloat16 mode: cast once for w1 and w3
+        h = precision.product(self.w1, x)  # (B, T, d_ff)
         if self.activation == "relu":
             h = F.relu(h)
         elif self.activation == "gelu":
@@ -41,10 +45,10 @@ class FeedForward(nn.Module):
         elif self.activation == "silu":
             h = F.silu(h)  # Marian's "swish": z·σ(z) in a plain two-matrix FFN, no gate
         elif self.activation == "geglu":
-            h = F.gelu(h, approximate="tanh") * self.w3(x)  # Gemma's gelu_pytorch_tanh gate (Shazeer 2020, GEGLU)
+            h = F.gelu(h, approximate="tanh") * precision.product(self.w3, x)  # Gemma (Shazeer 2020, GEGLU)
         else:
-            h = F.silu(h) * self.w3(x)
-        return self.w2(h)  # (B, T, d)
+            h = F.silu(h) * precision.product(self.w3, x)
+        return self.w2(h)  # (B, T, d), float32
 
 
 class Block(nn.Module):
@@ -80,9 +84,13 @@ class Block(nn.Module):
     def windowed(self, mask: torch.Tensor | None, positions: torch.Tensor, n_keys: int) -> torch.Tensor:
         """mask AND causal-within-the-window for queries at `positions` (T,) over keys 0..n_keys-1 (with a KV cache
         the queries are the last positions): key j is seen by query i when i - window < j <= i (Mistral's rule)."""
-        q, k = positions[:, None], torch.arange(n_keys)[None, :]
+        q, k = positions[:, None], torch.arange(n_keys, device=positions.device)[None, :]
         near = (k <= q) & (k > q - self.window)  # (T, n_keys)
         return near if mask is None else mask & near
+
+    def _sublayer_input(self, x, norm, post=None):
+        """What _sublayer's f reads: norm(x), or x itself in a post-norm or OLMo 2 block."""
+        return x if post is None and (self.post_sub or not self.pre) else norm(x)
 
     def _sublayer(self, x, norm, fn, post=None):
         """Pre-norm: x + f(norm(x)) (GPT-2, Llama). Post-norm: norm(x + f(x)) (Vaswani, BERT).
@@ -120,7 +128,9 @@ class Block(nn.Module):
                 rec.update(linear=delta, present=present)
                 return out
             sink = None if into is None else into.get("self")
-            out, w, s, present = self.self_attn(h, h, mask, scale, positions, past, ablate, bias, need_weights, sink)
+            out, w, s, present = self.self_attn(
+                h, h, mask, scale, positions, past, ablate, bias, need_weights, sink, need_output=upto != "self"
+            )
             rec.update(self_weights=w, self_scores=s, present=present)
             return out
 
@@ -142,8 +152,11 @@ class Block(nn.Module):
                 self_attention(h)
                 return x, rec
             return x + self_attention(h) + ffn(h if self.norm_ffn is None else self.norm_ffn(x)), rec
+        if upto == "self":  # its record only: the attention's output is not computed
+            self_attention(self._sublayer_input(x, self.norm_self, self.post_self))
+            return x, rec
         x = self._sublayer(x, self.norm_self, self_attention, self.post_self)
-        if self.cross_attn is not None and upto != "self":
+        if self.cross_attn is not None:
             x = self._sublayer(x, self.norm_cross, cross_attention, self.post_cross)
         if upto is not None:
             return x, rec

@@ -21,6 +21,7 @@ from pathlib import Path
 import torch
 from tokenizers import Tokenizer
 
+from . import device as device_
 from . import families
 from . import precision as precision_
 from .errors import WeightsError
@@ -96,9 +97,10 @@ def _header(path: Path) -> dict:
         raise WeightsError(f"{path} is not a readable safetensors file ({e}). Download it again.") from e
 
 
-def describe(folder: Path, precision: str | None = None) -> Entry:
-    """What the picker shows; never raises for a bad folder (the error is in the entry). precision: as load_folder's
-    (the "too large" check counts 2 bytes a parameter when bfloat16 runs)."""
+def describe(folder: Path, precision: str | None = None, device: str | None = None) -> Entry:
+    """What the picker shows; never raises for a bad folder (the error is in the entry). precision, device: as
+    load_folder's (the "too large" check counts 2 bytes a parameter when bfloat16 runs, against the GPU's memory
+    where a GPU runs the model)."""
     folder = Path(folder)
     try:
         c = _config(folder)
@@ -109,9 +111,11 @@ def describe(folder: Path, precision: str | None = None) -> Entry:
     except (WeightsError, UnsupportedModel, KeyError, TypeError, ValueError) as e:
         return Entry(folder, folder.name, "?", "?", 0, str(e) if not isinstance(e, KeyError) else f"missing {e}")
     try:
-        reason = too_large(params, precision_.bytes_per_param(precision_.resolve(precision)))
-    except ValueError as e:  # a bad $ATTENTION_LAB_PRECISION
-        reason = str(e)
+        dev = device_.resolve(device)
+        dtype = precision_.resolve(precision, device_.on_gpu(dev))
+        reason = too_large(params, precision_.bytes_per_param(dtype), dev)
+    except ValueError as e:  # a bad $ATTENTION_LAB_PRECISION or $ATTENTION_LAB_DEVICE: said as it is, not "too large"
+        return Entry(folder, folder.name, label, cfg.arch, params, str(e))
     error = None if reason is None else f"too large for this machine: {reason}"
     return Entry(folder, folder.name, label, cfg.arch, params, error)
 
@@ -127,10 +131,12 @@ def count_params(files: list[Path]) -> int:
 
 
 def max_params() -> int:
+    """$ATTENTION_LAB_MAX_PARAMS; unset (or bad): DEFAULT_MAX_PARAMS on the CPU, what the GPU's free memory holds
+    in bfloat16 where a GPU runs the published models (models/device.py)."""
     try:
-        return int(float(os.environ.get(MAX_PARAMS_ENV, DEFAULT_MAX_PARAMS)))
-    except ValueError:
-        return DEFAULT_MAX_PARAMS
+        return int(float(os.environ[MAX_PARAMS_ENV]))
+    except (KeyError, ValueError):
+        return device_.default_max_params(DEFAULT_MAX_PARAMS)
 
 
 def available_memory() -> int | None:
@@ -153,13 +159,14 @@ def size_text(params: int) -> str:
     return str(params)
 
 
-def too_large(params: int, bytes_per_param: int = 8) -> str | None:
+def too_large(params: int, bytes_per_param: int = 8, device: torch.device | None = None) -> str | None:
     """Why a model of this size is not loaded here, or None. float32 weights take 4 bytes a parameter,
-    and a forward with its trace needs about as much again (8); bfloat16 weights: 2 (models/precision.py)."""
+    and a forward with its trace needs about as much again (8); bfloat16 weights: 2 (models/precision.py).
+    device: where a GPU runs the model, its free memory is what counts, not the host's."""
     limit = max_params()
     if params > limit:
         return f"{size_text(params)} parameters is more than {MAX_PARAMS_ENV}={size_text(limit)}"
-    free = available_memory()
+    free = device_.free_bytes(device) if device_.on_gpu(device) else available_memory()
     if free is not None and params * bytes_per_param > free:
         need = params * bytes_per_param / 2**30
         return f"{size_text(params)} parameters need about {need:.1f} GiB; {free / 2**30:.1f} GiB free"
@@ -238,14 +245,19 @@ def _marian_tokenizer(folder: Path, vocab_size: int, eos_ids: list[int], start_i
 
 
 def load_folder(
-    folder: Path | str, progress: Callable[[float, str], None] | None = None, precision: str | None = None
+    folder: Path | str,
+    progress: Callable[[float, str], None] | None = None,
+    precision: str | None = None,
+    device: str | None = None,
 ) -> LiveModel:
     """A published checkpoint as a LiveModel running through our Transformer. precision: "auto" | "float32" |
     "bfloat16" (None: $ATTENTION_LAB_PRECISION, else auto; models/precision.py): in bfloat16 the matrices are kept
-    bfloat16 (a bfloat16 file's without a float32 copy) and only the matmuls run in it."""
+    bfloat16 (a bfloat16 file's without a float32 copy) and only the matmuls run in it. device: "auto" | "cpu" |
+    "cuda" (None: $ATTENTION_LAB_DEVICE, else auto; models/device.py): each tensor goes from the file to it."""
     folder = Path(folder)
     try:
-        dtype = precision_.resolve(precision)
+        dev, notice = device_.resolve_with_notice(device)
+        dtype = precision_.resolve(precision, device_.on_gpu(dev))
     except ValueError as e:
         raise WeightsError(str(e)) from e
     say = progress or (lambda _f, _m: None)
@@ -261,7 +273,7 @@ def load_folder(
         cfg = dataclasses.replace(cfg, max_len=max_tokens())
     files = weight_files(folder)
     params = count_params(files)
-    if (reason := too_large(params, precision_.bytes_per_param(dtype))) is not None:
+    if (reason := too_large(params, precision_.bytes_per_param(dtype), dev)) is not None:
         raise WeightsError(f"{folder.name} is too large for this machine: {reason}.")
     own_head = families.UNTIE_WHEN_STORED.get(kind)  # T5: a stored lm_head unties the head (as transformers 5)
     if cfg.tie_embeddings and own_head is not None and any(own_head in _header(p) for p in files):
@@ -288,7 +300,8 @@ def load_folder(
                     # bfloat16 mode a stored 16-bit matrix is copied as bfloat16 (1-D gains, biases: float32 always)
                     half = t.dtype in (torch.bfloat16, torch.float16) and t.dim() >= 2
                     keep = torch.bfloat16 if low and half else torch.float32
-                    t = t.clone() if t.dtype == keep else t.to(keep)
+                    # to the GPU: one copy in the stored 16-bit dtype, widened there (no float32 host copy)
+                    t = (t.clone() if t.dtype == keep else t.to(keep)) if dev.type == "cpu" else t.to(dev).to(keep)
                     for ours, tensor in rename(name, t, cfg):
                         if ours not in expected:
                             continue
@@ -317,8 +330,11 @@ def load_folder(
     net.load_state_dict(state, strict=False, assign=True)
     if cfg.tie_embeddings:
         net.head.weight = net.tok_emb.weight
-    net.rebuild_fixed()
+    net.rebuild_fixed(dev)
     precision_.mix(net)  # bfloat16 matrices: matmuls in bfloat16, everything between them float32
     meta = {"source": str(folder), "family": label, "model_type": kind, "params": params, "name": folder.name}
     meta["precision"] = precision_.running(net)
+    meta["device"] = dev.type
+    if notice:
+        meta["device_notice"] = notice
     return LiveModel(net, tok, meta)

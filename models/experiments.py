@@ -214,8 +214,9 @@ def head_keys(model: LiveModel, trace: Trace) -> np.ndarray:
     serves a group of query heads, so their rows here are identical: the saving made visible."""
     net, cfg = model.net, model.config
     stack, key = (net.decoder, "decoder") if cfg.arch == "decoder" else (net.encoder, "encoder")
-    hidden = readonly.tensor(trace.hidden[key])  # [L+1, T, d]
-    positions = torch.arange(hidden.shape[1])
+    dev = net.tok_emb.weight.device  # the model's (a GPU's); the keys come back to the CPU
+    hidden = readonly.tensor(trace.hidden[key]).to(dev)  # [L+1, T, d]
+    positions = torch.arange(hidden.shape[1], device=dev)
     out = []
     for layer, block in enumerate(stack):
         x = hidden[layer][None]  # (1, T, d): the block's input
@@ -223,7 +224,7 @@ def head_keys(model: LiveModel, trace: Trace) -> np.ndarray:
         attn = block.self_attn
         k = attn._split(attn.project_k(h), attn.n_kv_heads)  # (1, Hkv, T, dh); OLMo 2: normalised over all of k
         _, k = attn.prepare_qk(k, k, positions)  # the model's per-head norm (if any) and RoPE (its θ base)
-        out.append(k.repeat_interleave(attn.n_heads // attn.n_kv_heads, dim=1)[0].numpy())  # (H, T, dh)
+        out.append(k.repeat_interleave(attn.n_heads // attn.n_kv_heads, dim=1)[0].cpu().numpy())  # (H, T, dh)
     return np.stack(out)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from . import device as device_
 from . import precision, readonly
 from .attention import ABLATIONS, make_mask
 from .live import LiveModel, Trace
@@ -53,6 +54,7 @@ def logit_lens(model: LiveModel, trace: Trace) -> Lens:
     check_decoder(model)
     net = model.net
     hidden = readonly.tensor(trace.hidden["decoder"], precision.activations(net.head.weight.dtype))  # [L+1, T, d]
+    hidden = hidden.to(device_.of(net))  # the model's device (a GPU's); the logits come back to the CPU
     n_layers, n_pos, _ = hidden.shape
     rows = max(1, LENS_CHUNK // model.config.vocab_size)
     top_ids = np.empty((n_layers, n_pos), np.int64)
@@ -61,7 +63,7 @@ def logit_lens(model: LiveModel, trace: Trace) -> Lens:
     final = None
     for layer in [n_layers - 1, *range(n_layers - 1)]:
         for a in range(0, n_pos, rows):
-            logits = net.logits(net.dec_norm(hidden[layer, a : a + rows])).double()  # (rows, V)
+            logits = net.logits(net.dec_norm(hidden[layer, a : a + rows])).double().cpu()  # (rows, V)
             lse = torch.logsumexp(logits, -1)
             best, idx = logits.max(-1)
             top_ids[layer, a : a + rows], top_prob[layer, a : a + rows] = idx.numpy(), (best - lse).exp().numpy()
@@ -80,24 +82,25 @@ def logit_lens(model: LiveModel, trace: Trace) -> Lens:
 def _mask(model: LiveModel, n: int) -> torch.Tensor:
     """The self-attention mask LiveModel.run_ids applies by default (causal, or Mistral's sliding window)."""
     cfg = model.config
-    return make_mask(cfg.default_mask, n, None, cfg.sliding_window or n)
+    return make_mask(cfg.default_mask, n, None, cfg.sliding_window or n, device=device_.of(model.net))
 
 
 @torch.inference_mode()
 def run_logits(model: LiveModel, ids: list[int], ablate: Ablation | None = None) -> torch.Tensor:
-    """Next-token logits (T, V) of a decoder on ids, with heads knocked out ({layer: {head: mode}})."""
+    """Next-token logits (T, V) of a decoder on ids, with heads knocked out ({layer: {head: mode}}); on the CPU
+    (a GPU model's brought back)."""
     check_decoder(model)
     net = model.net
-    src = torch.tensor([ids], dtype=torch.long)
+    src = torch.tensor([ids], dtype=torch.long, device=device_.of(net))
     x, _, _ = net.run_stack(net.decoder, src, _mask(model, len(ids)), model.config.scale, ablate=ablate)
-    return net.logits(net.dec_norm(x))[0]
+    return net.logits(net.dec_norm(x))[0].cpu()
 
 
 def prompt_loss(logits: torch.Tensor, ids: list[int]) -> float:
     """Mean next-token cross-entropy on the prompt (nats): position i predicts ids[i+1]. NaN for one token."""
     if len(ids) < 2:
         return float("nan")
-    return float(F.cross_entropy(logits[:-1].double(), torch.tensor(ids[1:])))
+    return float(F.cross_entropy(logits[:-1].double(), torch.tensor(ids[1:], device=logits.device)))
 
 
 @dataclass(frozen=True)

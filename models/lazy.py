@@ -92,4 +92,5 @@ class LazyScores(dict):
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
-    return t.detach().to(torch.float32).numpy()
+    """float32 numpy of a forward's tensor, brought to the CPU (a GPU model's) for the trace."""
+    return t.detach().to(torch.float32).cpu().numpy()

@@ -54,7 +54,7 @@ def gated_delta_rule(q, k, v, g, beta, state=None):
     """The recurrence, token by token. q, k [B, H, T, dk] (already repeated onto the value heads, q / √d_k),
     v [B, H, T, dv], g, beta [B, H, T]; state [B, H, dk, dv] or None (zeros). Returns (o [B, H, T, dv], state)."""
     b, h, t, dk = k.shape
-    s = torch.zeros(b, h, dk, v.shape[-1], dtype=v.dtype) if state is None else state
+    s = torch.zeros(b, h, dk, v.shape[-1], dtype=v.dtype, device=v.device) if state is None else state
     out = []
     for i in range(t):
         s = s * g[:, :, i].exp()[..., None, None]
@@ -142,7 +142,10 @@ class GatedDeltaNet(nn.Module):
         meaning here: this is not a softmax over keys)."""
         bsz, t, _ = x.shape
         mixed = self.qkv(x).transpose(1, 2)  # (B, C, T)
-        before = torch.zeros(bsz, mixed.shape[1], self.kernel - 1, dtype=mixed.dtype) if past is None else past[0]
+        if past is None:  # no earlier tokens: the conv reads zeros before the first
+            before = torch.zeros(bsz, mixed.shape[1], self.kernel - 1, dtype=mixed.dtype, device=mixed.device)
+        else:
+            before = past[0]
         full = torch.cat([before, mixed], dim=-1)  # the kernel − 1 inputs before this chunk, then the chunk
         conv_state = full[..., full.shape[-1] - (self.kernel - 1) :]
         mixed = F.silu(F.conv1d(full, self.conv[:, None, :], groups=full.shape[1])).transpose(1, 2)  # (B, T, C)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from . import device as device_
 from . import precision
 from .attention import bidirectional, causal, make_mask, sliding
 from .config import ModelConfig
@@ -126,9 +127,11 @@ class LiveModel:
         return list(getattr(self.tokenizer, "start_ids", [BOS]))
 
     def self_mask(self, n_queries: int, n_keys: int | None = None) -> torch.Tensor:
-        """A decoder's self-attention mask: causal, or causal within the sliding window (Mistral)."""
+        """A decoder's self-attention mask: causal, or causal within the sliding window (Mistral); on the model's
+        device."""
         w = self.config.sliding_window if self.config.default_mask == "sliding" else None  # Gemma: its layers narrow
-        return causal(n_queries, n_keys) if w is None else sliding(n_queries, w, n_keys)
+        dev = device_.of(self.net)
+        return causal(n_queries, n_keys, device=dev) if w is None else sliding(n_queries, w, n_keys, device=dev)
 
     def without_space_before_mask(self, ids: list[int]) -> list[int]:
         """ "the [MASK] that" encodes as the ␣ [MASK] ␣that, but in training [MASK] replaced a whole
@@ -197,8 +200,11 @@ class LiveModel:
         pad=0,
         scores=None,
         window=None,
+        forward=None,
     ) -> Trace:
         """The core of run(): ids already carry their special tokens; the last `pad` are padding.
+        forward: what runs a decoder-only model's stack instead of trace_fill.run_filled, with its arguments
+        (models/progressive.py: the same forward, telling each layer as it is done).
         scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never.
         A long input (long_trace.LAZY_ATTENTION_BYTES) keeps attention and scores per layer, computed when read."""
         cfg, net = self.config, self.net
@@ -212,10 +218,11 @@ class LiveModel:
         scale = cfg.scale if attn_scale is None else float(attn_scale)
         if not scale > 0:
             raise ValueError(f"attn_scale must be > 0, got {attn_scale}")
-        src = torch.tensor([ids], dtype=torch.long)  # (1, T)
-        main_mask = make_mask(kind, len(ids), prefix_len, window or cfg.sliding_window or len(ids))  # (T, T)
+        dev = device_.of(net)  # a published model's GPU, else the CPU; arrays come back for the trace only
+        src = torch.tensor([ids], dtype=torch.long, device=dev)  # (1, T)
+        main_mask = make_mask(kind, len(ids), prefix_len, window or cfg.sliding_window or len(ids), device=dev)
         if pad:
-            main_mask = main_mask & (torch.arange(len(ids)) < len(ids) - pad)  # padding keys are masked
+            main_mask = main_mask & (torch.arange(len(ids), device=dev) < len(ids) - pad)  # padding keys are masked
         att, sco, hid, used, vnorm, router = {}, {}, {}, {}, {}, {}
         layer_masks = {}  # Gemma: per-layer masks (Trace.layer_masks)
         numbers = {}  # Qwen3.5: the layer numbers of attention["decoder.self"] and ["decoder.linear"] (Trace.layers)
@@ -250,13 +257,14 @@ class LiveModel:
                 router[key.split(".")[0]] = _np(torch.stack([r["moe"].probs[0] for r in records]))  # [L, T, n]
             if part == "self" and any("self_mask" in r for r in records):  # Gemma's sliding layers
                 per_mask = [r.get("self_mask", main_mask).expand(main_mask.shape[-2:]) for r in records]
-                layer_masks[key] = torch.stack(per_mask).numpy()  # [L, Tq, Tk]
+                layer_masks[key] = torch.stack(per_mask).cpu().numpy()  # [L, Tq, Tk]
 
         def kept(stream):  # Trace.hidden's value, and (long traces) the tensor layers are recomputed from
             return keep_stream(stream, bf16) if long else (_np(torch.stack([h[0] for h in stream])), None)
 
         if cfg.arch == "decoder":
-            x, recs, stream, bufs = run_filled(net, net.decoder, src, main_mask, scale, scores=scores, long=long)
+            stack = forward or run_filled
+            x, recs, stream, bufs = stack(net, net.decoder, src, main_mask, scale, scores=scores, long=long)
             hid["decoder"], inputs = kept(stream)
             keep("decoder.self", recs, "self", net.decoder, stream=inputs, masks=(main_mask, None), bufs=bufs)
             used["decoder.self"] = main_mask
@@ -270,9 +278,10 @@ class LiveModel:
             final = memory
             if cfg.arch == "encoder-decoder":
                 tgt_ids = target_ids if target_ids is not None else self.start_ids
-                tgt = torch.tensor([tgt_ids], dtype=torch.long)
-                tmask = causal(len(tgt_ids))
-                cmask = bidirectional(len(tgt_ids), len(ids)) & (torch.arange(len(ids)) < len(ids) - pad)
+                tgt = torch.tensor([tgt_ids], dtype=torch.long, device=dev)
+                tmask = causal(len(tgt_ids), device=dev)
+                real = torch.arange(len(ids), device=dev) < len(ids) - pad
+                cmask = bidirectional(len(tgt_ids), len(ids), device=dev) & real
                 y, drecs, dstream, bufs = run_filled(net, net.decoder, tgt, tmask, scale, memory, cmask, scores, long)
                 hid["decoder"], inputs = kept(dstream)
                 keep("decoder.self", drecs, "self", net.decoder, stream=inputs, masks=(tmask, None), bufs=bufs)
@@ -304,7 +313,7 @@ class LiveModel:
             truncated=truncated,
             ids=list(ids),
             target_ids=list(target_ids) if target_ids is not None else None,
-            masks={k: v.numpy() for k, v in used.items()},
+            masks={k: v.cpu().numpy() for k, v in used.items()},
             mask=kind,
             prefix_len=prefix_len if kind == "prefix" else None,
             attn_scale=scale,
@@ -361,14 +370,15 @@ class LiveModel:
         self, src_ids, prompt_ids, max_new_tokens=32, greedy=True, temperature=1.0, top_k=None, top_p=None, seed=0
     ) -> Iterator[Step]:
         net, cfg = self.net, self.config
-        scale = cfg.scale
+        scale, dev = cfg.scale, device_.of(net)
         memory, cmask = None, None
         if src_ids is not None:  # the encoder runs once; its output is reused at every step
-            x, _, _ = net.run_stack(net.encoder, torch.tensor([src_ids]), bidirectional(len(src_ids)), scale)
+            src = torch.tensor([src_ids], device=dev)
+            x, _, _ = net.run_stack(net.encoder, src, bidirectional(len(src_ids), device=dev), scale)
             memory = net.enc_norm(x)
         gen = torch.Generator().manual_seed(seed)
         ids = list(prompt_ids)[: cfg.max_len]
-        new = torch.tensor([ids])  # first pass: the whole prompt (prefill); later: one token
+        new = torch.tensor([ids], device=dev)  # first pass: the whole prompt (prefill); later: one token
         past = None
         for index in range(max_new_tokens):
             if len(ids) > cfg.max_len:
@@ -376,17 +386,17 @@ class LiveModel:
             start = len(ids) - new.shape[1]
             mask = self.self_mask(new.shape[1], len(ids))  # (T_new, T_all)
             if memory is not None:
-                cmask = bidirectional(new.shape[1], memory.shape[1])
+                cmask = bidirectional(new.shape[1], memory.shape[1], device=dev)
             x, recs, _ = net.run_stack(net.decoder, new, mask, scale, memory, cmask, past, start)
             past = [r["present"] for r in recs]  # the KV cache: keys/values of every position so far
-            logits = net.logits(net.dec_norm(x[0, -1]))  # (V,)
+            logits = net.logits(net.dec_norm(x[0, -1])).cpu()  # (V,); sampled on the CPU (its seeded generator)
             probs = next_token_probs(logits, temperature, top_k, top_p)
             token = choose(probs, greedy, gen)
             ids.append(token)
             rows = {"decoder.self": np.stack([_np(r["self_weights"][0, :, -1]) for r in recs if "self_weights" in r])}
             if memory is not None:
                 rows["decoder.cross"] = np.stack([_np(r["cross_weights"][0, :, -1]) for r in recs])
-            yield Step(index, token, self.tokenizer.token_str(token), probs.numpy(), _np(logits), rows, list(ids))
+            yield Step(index, token, self.tokenizer.token_str(token), probs.cpu().numpy(), _np(logits), rows, list(ids))
             if token in self.eos_ids:
                 return
-            new = torch.tensor([[token]])
+            new = torch.tensor([[token]], device=dev)

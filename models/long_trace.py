@@ -122,10 +122,11 @@ class Recompute:
     def _record(self, i: int) -> dict:
         row = self.rows[i]
         block = self.stack[row]
-        x = self.stream[row].to(torch.float32)[None]  # (1, T, d): activations run float32 (models/precision.py)
+        dev = self.mask.device if self.mask is not None else self.net.tok_emb.weight.device
+        x = self.stream[row].to(dev, torch.float32)[None]  # (1, T, d): activations run float32 (models/precision.py)
         t = x.shape[1]
         bias = self.net.position_bias(self.stack, t)  # T5: the stack's relative bias (None elsewhere)
-        positions = torch.arange(t)
+        positions = torch.arange(t, device=dev)
         _, rec = block(x, self.mask, self.scale, positions, self.memory, self.cross_mask, bias=bias, upto=self.part)
         return rec
 
@@ -214,4 +215,5 @@ def keep_stream(stream: list[torch.Tensor], bfloat16: bool) -> tuple[np.ndarray 
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
-    return t.detach().to(torch.float32).numpy()
+    """float32 numpy of a forward's tensor, brought to the CPU (a GPU model's) for the trace."""
+    return t.detach().to(torch.float32).cpu().numpy()

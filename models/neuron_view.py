@@ -73,16 +73,16 @@ def head_vectors(model: LiveModel, x: np.ndarray, kind: str, layer: int, head: i
     block = blocks[layer]
     attn = block.self_attn
     dtype = precision.activations(next(attn.parameters()).dtype)  # float32 beside bfloat16 matrices
-    h = readonly.tensor(np.asarray(x), dtype)
+    h = readonly.tensor(np.asarray(x), dtype).to(next(attn.parameters()).device)  # to the model's (a GPU's)
     h = block.norm_self(h) if block.pre else h
     dh, group = attn.d_head, attn.n_heads // attn.n_kv_heads
     q = attn.project_q(h)[..., head * dh : (head + 1) * dh]
     kv = head // group  # GQA: the head reads its group's key head
     k = attn.project_k(h)[..., kv * dh : (kv + 1) * dh]
-    q_rot, k_rot = attn.prepare_qk(q, k, torch.arange(h.shape[-2]))  # exactly the model's path
+    q_rot, k_rot = attn.prepare_qk(q, k, torch.arange(h.shape[-2], device=h.device))  # exactly the model's path
     if attn.q_norm is not None and not attn.whole_qk_norm:  # the per-head norm alone, without the rotation
         q, k = attn.q_norm(q), attn.k_norm(k)
-    return tuple(v.to(torch.float64).numpy() for v in (q, k, q_rot, k_rot))
+    return tuple(v.to(torch.float64).cpu().numpy() for v in (q, k, q_rot, k_rot))
 
 
 def model_layer(trace: Trace, kind: str, row: int) -> int:

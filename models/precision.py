@@ -39,12 +39,14 @@ def choice(precision: str | None = None) -> str:
     return value
 
 
-def resolve(precision: str | None = None) -> torch.dtype:
+def resolve(precision: str | None = None, gpu: bool | None = None) -> torch.dtype:
     """The dtype a published model's matrices are kept in: auto = bfloat16 where the CPU has it natively (or a GPU
-    runs the model), float32 elsewhere, whatever dtype the checkpoint was stored in."""
+    runs the model), float32 elsewhere, whatever dtype the checkpoint was stored in. gpu: whether a GPU runs it
+    (models/device.py; None: whether torch sees one)."""
     value = choice(precision)
     if value == "auto":
-        return torch.bfloat16 if native_bf16() or torch.cuda.is_available() else torch.float32
+        gpu = torch.cuda.is_available() if gpu is None else gpu
+        return torch.bfloat16 if native_bf16() or gpu else torch.float32
     return torch.bfloat16 if value == "bfloat16" else torch.float32
 
 
@@ -63,12 +65,28 @@ class MixedLinear(nn.Linear):
         y = F.linear(x.to(self.weight.dtype), self.weight).to(out_dtype)
         return y if self.bias is None else y + self.bias
 
+    def product(self, x: torch.Tensor) -> torch.Tensor:
+        """x·Wᵀ left in bfloat16 (no bias; with one, forward's float32): for the FFN's hidden activations, which
+        go straight into another bfloat16 matmul (FeedForward)."""
+        return F.linear(x.to(self.weight.dtype), self.weight) if self.bias is None else self(x)
+
 
 class MixedEmbedding(nn.Embedding):
     """A bfloat16 table whose looked-up rows come back float32 (a lossless widening)."""
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
         return super().forward(ids).to(torch.float32)
+
+
+def matmul_input(x: torch.Tensor, lin: nn.Linear) -> torch.Tensor:
+    """x cast once for several projections of it (SwiGLU's gate and up): bfloat16 before a MixedLinear (which
+    then returns float32), else x itself."""
+    return x.to(lin.weight.dtype) if isinstance(lin, MixedLinear) else x
+
+
+def product(lin: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    """lin(x), or for a MixedLinear its bfloat16 product (MixedLinear.product)."""
+    return lin.product(x) if isinstance(lin, MixedLinear) else lin(x)
 
 
 def matrix_names(net: nn.Module) -> set[str]:

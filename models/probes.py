@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from . import data
+from . import device as device_
 from .attention import bidirectional, make_mask
 from .live import LiveModel
 from .tokenizer import MASK, SPECIALS
@@ -85,8 +86,10 @@ BATCH = 8  # sequences per forward pass: a batch of a 0.5B model's attention sta
 
 def batch_mask(model: LiveModel, n: int) -> torch.Tensor:
     """The [n, n] mask LiveModel.run gives the main self-attention: causal (or sliding) in a decoder, else none."""
-    cfg = model.config
-    return make_mask(cfg.default_mask, n, window=cfg.sliding_window or n) if cfg.arch == "decoder" else bidirectional(n)
+    cfg, dev = model.config, device_.of(model.net)  # on the model's device (a GPU's)
+    if cfg.arch != "decoder":
+        return bidirectional(n, device=dev)
+    return make_mask(cfg.default_mask, n, window=cfg.sliding_window or n, device=dev)
 
 
 @torch.inference_mode()
@@ -98,9 +101,10 @@ def batch_attention(model: LiveModel, seqs: list[list[int]]) -> tuple[np.ndarray
     blocks = net.decoder if cfg.arch == "decoder" else net.encoder
     out = []
     for i in range(0, len(seqs), BATCH):
-        _, recs, _ = net.run_stack(blocks, torch.tensor(seqs[i : i + BATCH]), mask, cfg.scale)
-        out.append(torch.stack([r["self_weights"] for r in recs], 1).to(torch.float32).numpy())  # (b, L, H, T, T)
-    return np.concatenate(out), mask.numpy()
+        batch = torch.tensor(seqs[i : i + BATCH], device=mask.device)
+        _, recs, _ = net.run_stack(blocks, batch, mask, cfg.scale)
+        out.append(torch.stack([r["self_weights"] for r in recs], 1).to(torch.float32).cpu().numpy())  # (b,L,H,T,T)
+    return np.concatenate(out), mask.cpu().numpy()
 
 
 def induction_pattern(att: np.ndarray, start: int, span: int) -> np.ndarray:

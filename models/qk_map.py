@@ -53,8 +53,8 @@ def probe_batch(model: LiveModel, n_seqs: int = EXTRA_SEQS, span: int = EXTRA_SP
     kind = probes.self_attention_key(model)
     blocks = net.decoder if kind == "decoder.self" else net.encoder
     mask = probes.batch_mask(model, n)
-    _, _, stream = net.run_stack(blocks, torch.tensor(seqs), mask, cfg.scale)
-    hidden = torch.stack(stream).to(torch.float32).numpy()  # [L+1, B, T, d]
+    _, _, stream = net.run_stack(blocks, torch.tensor(seqs, device=mask.device), mask, cfg.scale)
+    hidden = torch.stack(stream).to(torch.float32).cpu().numpy()  # [L+1, B, T, d]
     return ProbeBatch(seqs, [model.tokenizer.token_strs(s) for s in seqs], hidden)
 
 
@@ -68,14 +68,15 @@ def head_qk(model: LiveModel, x: np.ndarray, kind: str, layer: int, head: int) -
     block = (net.decoder if kind == "decoder.self" else net.encoder)[layer]
     attn = block.self_attn
     dtype = precision.activations(next(attn.parameters()).dtype)  # float32 beside bfloat16 matrices
-    h = readonly.tensor(np.asarray(x), dtype)
+    h = readonly.tensor(np.asarray(x), dtype).to(next(attn.parameters()).device)  # to the model's (a GPU's)
     h = block.norm_self(h) if block.pre else h
     dh, group = attn.d_head, attn.n_heads // attn.n_kv_heads
     q = attn.project_q(h)[..., head * dh : (head + 1) * dh]  # OLMo 2's norm over the whole projection comes first
     kv = head // group
     k = attn.project_k(h)[..., kv * dh : (kv + 1) * dh]
-    q, k = attn.prepare_qk(q, k, torch.arange(h.shape[-2]))  # Qwen3's per-head q/k norm, then RoPE, as the model
-    return q.to(torch.float64).numpy(), k.to(torch.float64).numpy()
+    positions = torch.arange(h.shape[-2], device=h.device)
+    q, k = attn.prepare_qk(q, k, positions)  # Qwen3's per-head q/k norm, then RoPE, as the model
+    return q.to(torch.float64).cpu().numpy(), k.to(torch.float64).cpu().numpy()
 
 
 def balance(q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:

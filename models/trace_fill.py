@@ -24,7 +24,10 @@ def run_filled(net, blocks, ids, mask, scale, memory=None, cross_mask=None, scor
 
     def pair(n_layers, n_keys):
         shape = (n_layers, heads, t, n_keys)
-        return (torch.empty(shape, dtype=dtype) if scores else None), torch.empty(shape, dtype=dtype)
+        dev = ids.device  # the model's (a GPU's); gathered() brings the trace's arrays back
+        return (torch.empty(shape, dtype=dtype, device=dev) if scores else None), torch.empty(
+            shape, dtype=dtype, device=dev
+        )
 
     rows = {"self": [i for i, b in enumerate(blocks) if isinstance(b.self_attn, MultiHeadAttention)]}
     if memory is not None:

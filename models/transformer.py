@@ -78,16 +78,16 @@ class Transformer(nn.Module):
         if cfg.tie_embeddings:
             self.head.weight = self.tok_emb.weight
 
-    def rebuild_fixed(self) -> None:
-        """Recompute what is a formula, not a weight (the sinusoidal table, RoPE's frequencies) on the CPU:
-        a model built on the meta device and then given loaded weights has neither."""
+    def rebuild_fixed(self, device: torch.device | str = "cpu") -> None:
+        """Recompute what is a formula, not a weight (the sinusoidal table, RoPE's frequencies) on `device` (where
+        the weights are): a model built on the meta device and then given loaded weights has neither."""
         cfg = self.cfg
         if self.pe is not None:
             table = sinusoidal_table(cfg.max_len, cfg.d_model, layout=cfg.pe_layout)
-            self.pe = torch.tensor(table, dtype=torch.float32)
+            self.pe = torch.tensor(table, dtype=torch.float32, device=device)
         for m in self.modules():
-            if isinstance(m, MultiHeadAttention) and m.rope:
-                m.inv_freq = rope_inv_freq(cfg.rope_dims, m.rope_base, cfg.rope_llama3)  # Gemma 3: θ per layer
+            if isinstance(m, MultiHeadAttention) and m.rope:  # Gemma 3: θ per layer
+                m.inv_freq = rope_inv_freq(cfg.rope_dims, m.rope_base, cfg.rope_llama3).to(device)
 
     def _init(self, cfg: ModelConfig) -> None:
         g = torch.Generator().manual_seed(cfg.seed)
@@ -154,8 +154,9 @@ class Transformer(nn.Module):
         table = self.enc_rel_bias if encoder else self.dec_rel_bias
         if table is None:
             return None
-        query = torch.arange(start, start + n_queries)[:, None]  # (Tq, 1) absolute positions
-        key = torch.arange(start + n_queries)[None, :]  # (1, Tk)
+        dev = table.weight.device
+        query = torch.arange(start, start + n_queries, device=dev)[:, None]  # (Tq, 1) absolute positions
+        key = torch.arange(start + n_queries, device=dev)[None, :]  # (1, Tk)
         buckets = relative_bucket(key - query, encoder, self.cfg.rel_buckets, self.cfg.rel_max_distance)
         return table(buckets).permute(2, 0, 1)  # (H, Tq, Tk)
 
@@ -170,18 +171,29 @@ class Transformer(nn.Module):
 
         Returns (final hidden (B, T, d), per-layer records, residual stream [layers+1] of (B, T, d)).
         """
-        positions = torch.arange(start, start + ids.shape[1])  # (T,)
+        stream, records = [], []
+        for x, rec in self.steps(blocks, ids, mask, scale, memory, cross_mask, past, start, ablate, need_weights, into):
+            stream.append(x)
+            if rec is not None:
+                records.append(rec)
+        return x, records, stream
+
+    def steps(
+        self, blocks, ids, mask, scale, memory=None, cross_mask=None, past=None, start=0, ablate=None,
+        need_weights=True, into=None,
+    ):  # fmt: skip
+        """run_stack one layer at a time: yields (the embedded input, None), then (block i's output, its record) per
+        block, so a caller can use the stream so far before the last layer is done (models/progressive.py)."""
+        positions = torch.arange(start, start + ids.shape[1], device=ids.device)  # (T,)
         x = self.embed(ids, positions)
         bias = self.position_bias(blocks, ids.shape[1], start)  # T5: one table per stack, every layer adds it
-        stream, records = [x], []
+        yield x, None
         for i, block in enumerate(blocks):
             knock = None if ablate is None else ablate.get(i)
             cache = None if past is None else past[i]
             sink = None if into is None else into[i]
             x, rec = block(x, mask, scale, positions, memory, cross_mask, cache, knock, bias, need_weights, into=sink)
-            stream.append(x)
-            records.append(rec)
-        return x, records, stream
+            yield x, rec
 
     def forward(self, ids, mask, scale, tgt_ids=None, tgt_mask=None, cross_mask=None, with_aux=False):
         """Logits for training: (B, T, V) of the decoder (or encoder for arch='encoder'). with_aux=True

@@ -27,6 +27,8 @@ os.environ.setdefault("ATTENTION_LAB_SESSION_SHARE", "0")
 # Published models run float32 in the tests (the 1e-4 reference tests); bfloat16 mode (issue 30, on CPUs with native
 # bfloat16 the app's default "auto") is tested against float32 in tests/models/hf/test_precision.py.
 os.environ["ATTENTION_LAB_PRECISION"] = "float32"
+# ... and on the CPU, on a GPU machine too: the GPU tests (tests/models/hf/test_device_gpu.py) pass device="cuda".
+os.environ["ATTENTION_LAB_DEVICE"] = "cpu"
 # The Hugging Face cache the app lists (models/hub.py) is a throwaway one: a developer's own downloads must not
 # change what the tests' pickers show, and a test that downloads must not write to the user's cache.
 os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="attention-lab-hf-")

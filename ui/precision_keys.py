@@ -15,7 +15,7 @@ import streamlit as st
 import torch
 
 import models
-from models import precision
+from models import device, precision
 
 from .params import local_models
 
@@ -34,7 +34,8 @@ def default_choice() -> str:
 def dtype_name(choice: str | None) -> str:
     """ "float32" or "bfloat16": what `choice` runs on this machine (auto resolved); a bad word reads float32."""
     try:
-        return "bfloat16" if precision.resolve(choice) == torch.bfloat16 else "float32"
+        gpu = device.on_gpu(device.resolve())  # auto: bfloat16 where a GPU runs published models
+        return "bfloat16" if precision.resolve(choice, gpu) == torch.bfloat16 else "float32"
     except ValueError:
         return "float32"
 

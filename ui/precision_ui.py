@@ -12,7 +12,7 @@ import streamlit as st
 
 from models import precision
 
-from . import precision_keys
+from . import device_ui, precision_keys
 from .i18n import t
 from .precision_keys import KEY
 
@@ -25,6 +25,8 @@ def running() -> tuple[str, str]:
     value = precision_keys.session_choice()
     name = precision_keys.dtype_name(value)
     if value == "auto":
+        if name == "bfloat16" and device_ui.on_gpu():
+            return name, "auto_gpu"
         return name, "auto_native" if name == "bfloat16" else "auto_plain"
     return name, "set" if value == precision_keys.default_choice() else "chosen"
 
@@ -53,6 +55,7 @@ def toggle() -> None:
         help=t("model.precision.help", env=precision.ENV, default=precision_keys.default_choice()),
     )
     st.caption(line())
+    st.caption(device_ui.line(running()[0]))  # which device runs it: the GPU (bfloat16) or the CPU
 
 
 def loading_suffix(weights: str) -> str:

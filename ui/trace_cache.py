@@ -105,6 +105,10 @@ class ByteLRU:
                     self.total -= freed
         return value
 
+    def __contains__(self, key: Hashable) -> bool:
+        with self._lock:
+            return key in self._entries
+
     def order(self) -> list[Hashable]:
         """Least recently used first."""
         with self._lock:
@@ -128,17 +132,24 @@ def cached(max_entries: int) -> Callable[[Callable], Callable]:
         toy = st.cache_data(show_spinner=False, max_entries=max_entries)(fn)
         signature = inspect.signature(fn)
 
-        @functools.wraps(fn)
-        def call(name: str, *args, **kwargs):
+        def key(name: str, *args, **kwargs) -> tuple | None:
+            """The call's key in TRACES (None: a toy model's call, in st.cache_data): ui/long_runs.py puts a trace
+            computed elsewhere under it."""
             entry = local_models().get(name)
             if entry is None:
-                return toy(name, *args, **kwargs)
+                return None
             bound = signature.bind(name, *args, **kwargs)
             bound.apply_defaults()
-            key = (fn.__qualname__, str(entry.path), tuple(bound.arguments.items()))
-            return TRACES.get(key, lambda: fn(name, *args, **kwargs))
+            return (fn.__qualname__, str(entry.path), tuple(bound.arguments.items()))
 
-        call.clear = toy.clear
+        @functools.wraps(fn)
+        def call(name: str, *args, **kwargs):
+            at = key(name, *args, **kwargs)
+            if at is None:
+                return toy(name, *args, **kwargs)
+            return TRACES.get(at, lambda: fn(name, *args, **kwargs))
+
+        call.clear, call.key = toy.clear, key
         return call
 
     return decorate

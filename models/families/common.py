@@ -74,7 +74,8 @@ def half_to_interleaved(t: torch.Tensor, d_head: int, rotary: int | None = None)
     same set of numbers in any order) and its gain scales each dimension, so it moves with its dimension."""
     r = d_head if rotary is None else rotary
     half = r // 2
-    pairs = torch.stack([torch.arange(half), torch.arange(half) + half], dim=1).reshape(-1)  # 0, h, 1, h+1, ...
-    perm = torch.cat([pairs, torch.arange(r, d_head)])  # the pass-through dims of a partial rotary keep their place
+    dev = t.device  # a GPU load permutes the rows where they are
+    pairs = torch.stack([torch.arange(half, device=dev), torch.arange(half, device=dev) + half], dim=1).reshape(-1)
+    perm = torch.cat([pairs, torch.arange(r, d_head, device=dev)])  # a partial rotary's pass-through dims stay
     heads = t.shape[0] // d_head
     return t.reshape(heads, d_head, *t.shape[1:])[:, perm].reshape(t.shape)

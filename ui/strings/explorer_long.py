@@ -19,6 +19,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "长输入的自动缩放：颜色上限为 {top}，高于 {share} 的权重，这样大量的小权重也能看清；少数更大的权重都显示为最深的蓝色。",
     },
     "explorer_long.hint": {"en": "drag a box to zoom", "zh": "拖出一个框来放大"},
+    "explorer_long.computing": {
+        "en": "Computing the layers of this long prompt: {k} of {n} done. The layer shown is drawn as soon as it is "
+        "reached; the views that need every layer, the attention sinks and the downloads follow when all are done.",
+        "zh": "正在逐层计算这段长输入：已完成 {k} / {n} 层。前向传播一到达所显示的层就会画出它；需要所有层的视图、"
+        "注意力汇聚和下载在所有层算完后出现。",
+    },
+    "explorer_long.layer_wait": {
+        "en": "Layer {layer} is drawn when the forward pass reaches it.",
+        "zh": "前向传播到达第 {layer} 层时就会画出该层。",
+    },
+    "explorer_long.view_wait": {
+        "en": "This view needs every layer: it is drawn when the forward pass is done.",
+        "zh": "此视图需要所有层：前向传播完成后才会画出。",
+    },
+    "explorer_long.sinks_layer": {
+        "en": "On a long prompt the attention sinks are looked for in the layer shown only.",
+        "zh": "对于长输入，只在所显示的这一层中寻找注意力汇聚。",
+    },
     "explorer_long.zoom_q": {"en": "Zoom: query positions", "zh": "放大：查询位置"},
     "explorer_long.zoom_k": {"en": "Zoom: key positions", "zh": "放大：键位置"},
     "explorer_long.zoom_help": {

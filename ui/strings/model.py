@@ -60,6 +60,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "auto: this CPU has native bfloat16",
         "zh": "auto：此 CPU 原生支持 bfloat16",
     },
+    "model.precision.why.auto_gpu": {"en": "auto: a GPU runs the model", "zh": "auto：模型在显卡（GPU）上运行"},
     "model.precision.why.auto_plain": {
         "en": "auto: this CPU lacks native bfloat16",
         "zh": "auto：此 CPU 不原生支持 bfloat16",
@@ -69,5 +70,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "model.precision.why.random": {
         "en": "random-init weights are built in float32",
         "zh": "随机初始化的权重以 float32 构建",
+    },
+    # issue 30 §2: which device runs a published model (models/device.py, ui/device_ui.py)
+    "model.device.gpu": {
+        "en": "Device: **{dtype}** on the GPU ({name}).",
+        "zh": "设备：**{dtype}**，在显卡（GPU，{name}）上运行。",
+    },
+    "model.device.cpu": {"en": "Device: **{dtype}** on the CPU.", "zh": "设备：**{dtype}**，在 CPU 上运行。"},
+    "model.device.fallback": {
+        "en": "`{env}=cuda`, but no CUDA GPU is visible to torch here: the CPU runs the models.",
+        "zh": "已设置 `{env}=cuda`，但 torch 在这里看不到 CUDA 显卡（GPU）：模型改在 CPU 上运行。",
+    },
+    "model.device.bad": {
+        "en": "`{env}` is set to {value!r}, which is not one of auto, cpu, cuda: published models cannot be loaded "
+        "until it is fixed.",
+        "zh": "`{env}` 被设为 {value!r}，它不是 auto、cpu、cuda 之一：修正之前无法加载已发布的模型。",
     },
 }
