@@ -16,7 +16,8 @@ in the real shapes) with the app's own tokenizer.json. Then, per model: our load
 trace at 16/64/256 tokens at 1 thread (the app's setting, ui/loaders.py) and at 2; the same work in
 transformers (eager attention, output_attentions=True and output_hidden_states=True, Granite's router logits;
 float32 beside our float32, bfloat16 beside our bfloat16/auto), interleaved round by round; ours reads every
-logit of its trace (LazyLogits) as transformers computes them; the trace's bytes and the process RSS. The ratio is
+logit of its trace (LazyLogits) as transformers computes them (in bfloat16 transformers' logits are then cast to
+float32, as ours are: numpy has no bfloat16); the trace's bytes and the process RSS. The ratio is
 ours / transformers (median of the per-round ratios). The last line is one JSON object with every row.
 The newer families (T5, ALBERT, ELECTRA, Gemma 3, Granite MoE, Qwen3.5) are in bench/pretrained_families.py;
 the row qwen3.5-0.8b+implied also reads every Gated DeltaNet layer's implied matrix, which transformers never computes.
@@ -176,7 +177,8 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
                 if stem in families.PUBLISHED:
                     return families.reference_call(stem, ref, ids)()
                 src = torch.tensor([ids], device=args.device)
-                return ref(src, output_attentions=True, output_hidden_states=True)
+                out = ref(src, output_attentions=True, output_hidden_states=True)
+                return out.logits.float()  # bfloat16: as ours, float32 logits (what a page's softmax reads)
 
             read_all(ours.run_ids(ids, tgt), implied)  # warm-up
             if ref is not None:

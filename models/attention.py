@@ -207,6 +207,7 @@ class MultiHeadAttention(nn.Module):
         need_weights: bool = True,  # False: weights and scores come back None (output: fused_attention())
         into: tuple[torch.Tensor | None, torch.Tensor] | None = None,  # (scores, weights) to fill: attention()'s
         need_output: bool = True,  # False: the output comes back None (a long trace recomputing a layer's weights)
+        head: int | None = None,  # with need_output=False: that head's weights and scores only, (B, 1, Tq, Tk)
     ) -> tuple[torch.Tensor | None, torch.Tensor, torch.Tensor, tuple[torch.Tensor, torch.Tensor]]:
         same = source is x
         x = precision.matmul_input(x, self.q)  # bfloat16 mode: cast once for q, k and v (projections come back float32)
@@ -217,6 +218,12 @@ class MultiHeadAttention(nn.Module):
         q, k = self.prepare_qk(q, k, positions)
         if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
+        if head is not None and not need_output and ablate is None:  # one head's pattern (long_trace.Recompute)
+            kv = head // (self.n_heads // self.n_kv_heads)  # its K/V group
+            one = None if bias is None or bias.shape[-3] == 1 else bias.narrow(-3, head, 1)
+            _, weights, scores = attention(q[:, head : head + 1], k[:, kv : kv + 1], v[:, kv : kv + 1], mask, scale,
+                                           bias if one is None else one, self.softcap, output=False)  # fmt: skip
+            return None, weights, scores, (k, v)
         if not need_weights and ablate is None and self.softcap is None:
             out, weights, scores = fused_attention(q, k, v, mask, scale, bias), None, None
         else:

@@ -106,7 +106,7 @@ class Block(nn.Module):
 
     def forward(
         self, x, mask, scale, positions, memory=None, cross_mask=None, past=None, ablate=None, bias=None,
-        need_weights=True, upto=None, into=None,
+        need_weights=True, upto=None, into=None, head=None,
     ):  # fmt: skip
         """x: (B, T, d). Returns the new x and a record of weights, scores and the (k, v) cache (and, in an
         MoE block, rec["moe"]: the models.moe.Routing).
@@ -116,6 +116,7 @@ class Block(nn.Module):
         upto="self" | "cross": stop once that attention's record is made (a long trace recomputing one layer's
         weights from the layer's input; x is then not the block's output).
         into: {"self" | "cross": (scores or None, weights)} tensors the attentions write into (attention()'s into).
+        head (with upto="self"): the record holds that self-attention head's weights and scores only, [B, 1, T, T].
         rec["cross_present"]: cross-attention's (k, v) of the memory (the trace's value norms read its v)."""
         rec = {}
         if self.window is not None:  # a sliding layer (Gemma): the given mask AND the last `window` positions
@@ -128,9 +129,9 @@ class Block(nn.Module):
                 rec.update(linear=delta, present=present)
                 return out
             sink = None if into is None else into.get("self")
-            out, w, s, present = self.self_attn(
-                h, h, mask, scale, positions, past, ablate, bias, need_weights, sink, need_output=upto != "self"
-            )
+            only = dict(need_output=False, head=head) if upto == "self" else {}  # a long trace's recompute
+            args = (h, h, mask, scale, positions, past, ablate, bias, need_weights, sink)
+            out, w, s, present = self.self_attn(*args, **only)
             rec.update(self_weights=w, self_scores=s, present=present)
             return out
 

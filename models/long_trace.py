@@ -57,6 +57,11 @@ class LayerCache:
                 self.total -= old.nbytes
             return value
 
+    def peek(self, key):
+        """The entry if held (not computed, not moved up)."""
+        with self._lock:
+            return self._entries.get(key)
+
     def bound(self, entry_bytes: int) -> int:
         """The most this cache can hold when its entries are entry_bytes each: the cap, or one entry above it."""
         return max(self.cap_bytes, entry_bytes)
@@ -73,6 +78,10 @@ class Layers:
     def layer(self, i: int) -> np.ndarray:  # pragma: no cover - every subclass has its own
         raise NotImplementedError
 
+    def layer_head(self, i: int, h: int) -> np.ndarray:
+        """[Tq, Tk] of head h of layer i (a recomputed trace computes that head only: Recompute.get)."""
+        return self.layer(i)[h]
+
     @property
     def nbytes(self) -> int:
         """The bytes of np.asarray(self), every layer (what it holds: held_bytes)."""
@@ -84,6 +93,9 @@ class Layers:
     def __getitem__(self, idx):
         if isinstance(idx, tuple):
             first, rest = idx[0], idx[1:]
+            if isinstance(first, (int, np.integer)) and rest and isinstance(rest[0], (int, np.integer)):
+                i, h = int(first) % len(self), int(rest[0]) % self.shape[1]  # one head: [l, h, ...]
+                return self.layer_head(i, h)[rest[1:]]
             return self[first][rest] if isinstance(first, (int, np.integer)) else self[first][(slice(None), *rest)]
         if isinstance(idx, (int, np.integer)):
             if not -len(self) <= idx < len(self):
@@ -119,7 +131,7 @@ class Recompute:
         self.shape = (len(self.rows), heads, stream.shape[1], n_keys)
 
     @torch.inference_mode()
-    def _record(self, i: int) -> dict:
+    def _record(self, i: int, head: int | None = None) -> dict:
         row = self.rows[i]
         block = self.stack[row]
         dev = self.mask.device if self.mask is not None else self.net.tok_emb.weight.device
@@ -127,12 +139,21 @@ class Recompute:
         t = x.shape[1]
         bias = self.net.position_bias(self.stack, t)  # T5: the stack's relative bias (None elsewhere)
         positions = torch.arange(t, device=dev)
-        _, rec = block(x, self.mask, self.scale, positions, self.memory, self.cross_mask, bias=bias, upto=self.part)
+        _, rec = block(x, self.mask, self.scale, positions, self.memory, self.cross_mask, bias=bias, upto=self.part,
+                       head=head)  # fmt: skip
         return rec
 
-    def get(self, i: int, what: str) -> np.ndarray:
-        """[H, Tq, Tk] float32 of layer i: what = "weights" | "scores" (masked entries -inf)."""
-        return self.cache.get((id(self), what, i), lambda: _np(self._record(i)[f"{self.part}_{what}"][0]))
+    def get(self, i: int, what: str, head: int | None = None) -> np.ndarray:
+        """[H, Tq, Tk] float32 of layer i: what = "weights" | "scores" (masked entries -inf); with head, that head's
+        [Tq, Tk] only, sliced from the layer when it is held, else computed alone (a page showing one head of a
+        2,048-token layer: a sixteenth of the attention's work)."""
+        if head is None or self.part != "self":
+            whole = self.cache.get((id(self), what, i), lambda: _np(self._record(i)[f"{self.part}_{what}"][0]))
+            return whole if head is None else whole[head]
+        held = self.cache.peek((id(self), what, i))
+        if held is not None:
+            return held[head]
+        return self.cache.get((id(self), what, i, head), lambda: _np(self._record(i, head)[f"self_{what}"][0, 0]))
 
 
 class AttentionLayers(Layers):
@@ -145,6 +166,9 @@ class AttentionLayers(Layers):
 
     def layer(self, i: int) -> np.ndarray:
         return self._source.get(i, self._what)
+
+    def layer_head(self, i: int, h: int) -> np.ndarray:
+        return self._source.get(i, self._what, h)
 
     @property
     def held_bytes(self) -> int:
@@ -165,6 +189,9 @@ class Weighted(Layers):
 
     def layer(self, i: int) -> np.ndarray:
         return self._attention.layer(i) * self._norms[i][:, None, :]
+
+    def layer_head(self, i: int, h: int) -> np.ndarray:
+        return self._attention.layer_head(i, h) * self._norms[i][h][None, :]
 
 
 class Stream:

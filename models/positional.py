@@ -7,6 +7,7 @@ cannot tell "dog bites man" from "man bites dog".
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 import torch
@@ -144,13 +145,35 @@ def apply_rope(
     r = (d if inv_freq is None else 2 * inv_freq.shape[0]) if rotary_dim is None else rotary_dim
     if r % 2 or not 0 < r <= d or (inv_freq is not None and 2 * inv_freq.shape[0] != r):
         raise ValueError(f"rotary_dim={r} must be even, at most the head's {d} dims, and match inv_freq")
-    angle = rope_angles(positions, r, inv_freq)  # (T, r/2)
-    cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
+    cos, sin = _tables(positions, r, inv_freq, x.dtype)  # (T, r/2) each
     even, odd = x[..., 0:r:2], x[..., 1:r:2]  # (B, H, T, r/2)
     out = x.clone() if r < d else torch.empty_like(x)  # the pass-through dims are kept as they are
     out[..., 0:r:2] = even * cos - odd * sin
     out[..., 1:r:2] = even * sin + odd * cos
     return out
+
+
+_RECENT = threading.local()  # per thread (a session's forward): the last few (key, cos, sin)
+
+
+def _tables(positions: torch.Tensor, r: int, inv_freq: torch.Tensor | None, dtype: torch.dtype):
+    """cos and sin of rope_angles, (T, r/2) in dtype. Every layer of a forward rotates q and k at the same positions
+    (one tensor) by the same frequencies (Gemma 3: two sets), so the last few are kept per thread and reused: once a
+    forward instead of twice a layer. A hit needs the very same positions tensor, unchanged, and equal frequencies."""
+    recent = _RECENT.__dict__.setdefault("tables", [])
+    now = None if positions.is_inference() else positions._version  # (inference tensors keep no version counter)
+    for pos, version, rr, freq, dt, cos, sin in recent:
+        same_freq = freq is inv_freq is None or (
+            freq is not None and inv_freq is not None and freq.shape == inv_freq.shape and torch.equal(freq, inv_freq)
+        )
+        if pos is positions and version == now and rr == r and dt == dtype and same_freq:
+            return cos, sin
+    angle = rope_angles(positions, r, inv_freq)
+    cos, sin = angle.cos().to(dtype), angle.sin().to(dtype)
+    kept = None if inv_freq is None else inv_freq.clone()  # (compared by value: a layer's own copy of the same ω)
+    recent.insert(0, (positions, now, r, kept, dtype, cos, sin))
+    del recent[4:]
+    return cos, sin
 
 
 def relative_bucket(

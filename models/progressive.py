@@ -119,6 +119,15 @@ class Progressive:
             again = self._again
         return again.get(i, what)
 
+    def layer_head(self, i: int, h: int, what: str = "weights") -> np.ndarray:
+        """Head h of layer i, [T, T]: that head alone recomputed (long_trace.Recompute.get)."""
+        if self.trace is not None:
+            return (self.trace.attention if what == "weights" else self.trace.scores)["decoder.self"][i, h]
+        self._input(i)
+        with self._cond:
+            again = self._again
+        return again.get(i, what, h)
+
     @property
     def attention(self) -> dict[str, Layers]:
         """{"decoder.self": [L, H, T, T]} whose layer l waits for layer l only (what a page indexes in a Trace)."""
@@ -188,6 +197,9 @@ class _Partial(Layers):
 
     def layer(self, i: int) -> np.ndarray:
         return self._owner.layer(i)
+
+    def layer_head(self, i: int, h: int) -> np.ndarray:
+        return self._owner.layer_head(i, h)
 
 
 class _Finished:
