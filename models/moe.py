@@ -83,7 +83,7 @@ class MoEFeedForward(nn.Module):
         for e, expert in enumerate(self.experts):
             rows, slot = torch.nonzero(c == e, as_tuple=True)  # only the tokens routed to expert e run it
             if rows.numel():
-                out = out.index_add(0, rows, g[rows, slot, None] * expert(flat[rows]))
+                out.index_add_(0, rows, g[rows, slot, None] * expert(flat[rows]))  # in place: no copy per expert
         return out.reshape(x.shape), Routing(probs, chosen, gates, balance_loss(probs, chosen))
 
 

@@ -29,8 +29,11 @@ FIRST_SEEN_JS = """() => {
     const image = images.find(i => (i.getAttribute('href') || '').length > 400);
     if (!image) return null;  // (Plotly may first put a 1-pixel placeholder)
     const progress = [...document.querySelectorAll('[data-testid="stProgress"]')].filter(fresh)[0];
-    return {href: image.getAttribute('href'), progress: progress ? progress.innerText : null,
-            downloads: [...document.querySelectorAll('[data-testid="stDownloadButton"]')].filter(fresh).length};
+    const downloads = [...document.querySelectorAll('[data-testid="stDownloadButton"]')].filter(fresh).length;
+    // the progress line is redrawn every second (a fragment: marked stale while it reruns), and a finished run's
+    // downloads come after its picture: wait for a state that says which run drew the picture
+    if (!progress && !downloads) return null;
+    return {href: image.getAttribute('href'), progress: progress ? progress.innerText : null, downloads};
 }"""
 
 
