@@ -30,6 +30,18 @@ from .norm_layers import RMSNORM_EPS, RMSNorm
 L2_EPS = 1e-6  # inside the root of q, k's L2 norm: x·rsqrt(Σx² + eps), as transformers' (and FLA's) l2norm
 
 
+def causal_conv(full: torch.Tensor, weight: torch.Tensor, t: int) -> torch.Tensor:
+    """The depthwise causal conv1d (cross-correlation, as F.conv1d) on channels-last input: full (B, K − 1 + T, C),
+    weight (C, K) -> (B, T, C), out[t, c] = Σ_j weight[c, j] · full[t + j, c], summed in F.conv1d's order (on the
+    CPU equal to it bit for bit). K shifted multiply-adds read the projection where it lies, with no transpose to
+    (B, C, T) and back: Qwen3.5-0.8B's 6,144 channels at 256 tokens take 2.5 ms against conv1d's 7.9."""
+    w = weight.t().contiguous()  # (K, C): each tap's weights contiguous, as the channels are
+    out = full[:, :t] * w[0]
+    for j in range(1, w.shape[0]):
+        out.addcmul_(full[:, j : j + t], w[j])
+    return out
+
+
 def l2norm(x: torch.Tensor) -> torch.Tensor:
     return x * torch.rsqrt((x * x).sum(-1, keepdim=True) + L2_EPS)
 
@@ -75,7 +87,8 @@ def chunk_gated_delta_rule(q, k, v, g, beta, state=None, chunk: int = CHUNK):
     b, h, t, dk = k.shape
     dv = v.shape[-1]
     pad = (chunk - t % chunk) % chunk
-    q, k, v = (F.pad(x, (0, 0, 0, pad)) for x in (q, k, v))
+    # contiguous: v arrives as a strided view of the projection, and every product below would read it strided
+    q, k, v = (F.pad(x, (0, 0, 0, pad)).contiguous() for x in (q, k, v))
     beta, g = (F.pad(x, (0, pad)) for x in (beta, g))
     n = (t + pad) // chunk
     v_beta, k_beta = v * beta[..., None], k * beta[..., None]
@@ -141,14 +154,14 @@ class GatedDeltaNet(nn.Module):
         or None. ablate {value head: "zero"} zeroes that head's output before the gated norm ("uniform" has no
         meaning here: this is not a softmax over keys)."""
         bsz, t, _ = x.shape
-        mixed = self.qkv(x).transpose(1, 2)  # (B, C, T)
+        mixed = self.qkv(x)  # (B, T, C)
         if past is None:  # no earlier tokens: the conv reads zeros before the first
-            before = torch.zeros(bsz, mixed.shape[1], self.kernel - 1, dtype=mixed.dtype, device=mixed.device)
+            before = torch.zeros(bsz, self.kernel - 1, mixed.shape[2], dtype=mixed.dtype, device=mixed.device)
         else:
-            before = past[0]
-        full = torch.cat([before, mixed], dim=-1)  # the kernel − 1 inputs before this chunk, then the chunk
-        conv_state = full[..., full.shape[-1] - (self.kernel - 1) :]
-        mixed = F.silu(F.conv1d(full, self.conv[:, None, :], groups=full.shape[1])).transpose(1, 2)  # (B, T, C)
+            before = past[0].transpose(1, 2)  # the state is kept as (B, C, kernel − 1)
+        full = torch.cat([before, mixed], dim=1)  # (B, kernel − 1 + T, C): the inputs before this chunk, then it
+        conv_state = full[:, full.shape[1] - (self.kernel - 1) :].transpose(1, 2)
+        mixed = F.silu(causal_conv(full, self.conv, t), inplace=True)  # (B, T, C)
         kd = self.hk * self.dk
         q, k, v = mixed[..., :kd], mixed[..., kd : 2 * kd], mixed[..., 2 * kd :]
         q = l2norm(q.reshape(bsz, t, self.hk, self.dk).transpose(1, 2)) / self.dk**0.5  # (B, Hk, T, dk)

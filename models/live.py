@@ -25,7 +25,7 @@ from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
 from .trace_fill import gathered, run_filled
 from .transformer import Transformer
-from .value_norms import ValueWeighted, head_value_norms
+from .value_norms import ValueWeighted, layer_value_norms
 
 
 @dataclass(frozen=True)
@@ -247,12 +247,7 @@ class LiveModel:
                 att[key] = _np(gathered(records, f"{part}_weights", buf_w))  # [L, H, Tq, Tk]
             if scores and not long:
                 sco[key] = _np(gathered(records, f"{part}_scores", buf_s))
-            # ‖f_h(x_j)‖ from the values the attention used: self = the cached (k, v); cross = W_V of the memory
-            per_layer = []
-            for r, block in zip(records, blocks, strict=True):
-                attn = block.self_attn if part == "self" else block.cross_attn
-                per_layer.append(head_value_norms(attn, r["present" if part == "self" else "cross_present"][1][0]))
-            vnorm[key] = _np(torch.stack(per_layer))  # [L, H, Tk]
+            vnorm[key] = _np(layer_value_norms(records, blocks, part))  # [L, H, Tk]
             if records and "moe" in records[0]:
                 router[key.split(".")[0]] = _np(torch.stack([r["moe"].probs[0] for r in records]))  # [L, T, n]
             if part == "self" and any("self_mask" in r for r in records):  # Gemma's sliding layers

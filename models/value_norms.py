@@ -31,6 +31,14 @@ def head_value_norms(attn: MultiHeadAttention, v: torch.Tensor) -> torch.Tensor:
     return squared.clamp_min(0).sqrt()  # rounding can leave a tiny negative for an all-zero value
 
 
+def layer_value_norms(records: list[dict], blocks, part: str) -> torch.Tensor:
+    """[L, H, Tk] for one attention kind of a stack, from the values each layer's attention used: part "self" reads
+    the cached (k, v) of its record, "cross" the W_V of the encoder's memory."""
+    present = "present" if part == "self" else "cross_present"
+    return torch.stack([head_value_norms(block.self_attn if part == "self" else block.cross_attn, r[present][1][0])
+                        for r, block in zip(records, blocks, strict=True)])  # fmt: skip
+
+
 _GRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # attention module -> (weight's identity, G)
 
 

@@ -12,29 +12,13 @@ import numpy as np
 import pytest
 
 import viz
-from tests.long_prompts import CHINESE, ENGLISH, MAX_TOKENS, NAME, build_long_qwen3
+from tests.long_prompts import CHINESE, ENGLISH, MAX_TOKENS, NAME
 from tests.pages.apptest import array, figures, open_app
 from ui import url
 from ui.i18n import STRINGS, t
 from ui.loaders import trace
 
 MAX_FIGURES_BYTES = 3_000_000  # all of the page's figures at ~2,000 tokens (a heatmap trace would be ~60 MB)
-
-
-@pytest.fixture(scope="module")
-def models_dir(tmp_path_factory):
-    root = tmp_path_factory.mktemp("models")
-    build_long_qwen3(root)
-    return root
-
-
-@pytest.fixture()
-def long_env(models_dir, monkeypatch):
-    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(models_dir))
-    monkeypatch.setenv("ATTENTION_LAB_MAX_TOKENS", str(MAX_TOKENS))
-    import models.families.llama as llama  # the family's own cap of 256, where it still has one
-
-    monkeypatch.setattr(llama, "MAX_TOKENS", MAX_TOKENS, raising=False)
 
 
 def explorer(text: str, **query):

@@ -11,24 +11,15 @@ import time
 import pytest
 
 from models.transformer import Transformer
-from tests.long_prompts import ENGLISH, MAX_TOKENS, NAME, build_long_qwen3
+from tests.long_prompts import ENGLISH, NAME
 from tests.pages.apptest import figures, open_app
 from ui import long_runs, trace_cache
 from ui.i18n import t
 
 
-@pytest.fixture(scope="module")
-def models_dir(tmp_path_factory):
-    root = tmp_path_factory.mktemp("models")
-    build_long_qwen3(root)
-    return root
-
-
 @pytest.fixture()
-def held(models_dir, monkeypatch):
+def held(long_env, monkeypatch):
     """The app on the tiny model, every long forward held after its embedding until the event is set."""
-    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(models_dir))
-    monkeypatch.setenv("ATTENTION_LAB_MAX_TOKENS", str(MAX_TOKENS))
     monkeypatch.setattr(long_runs, "PROGRESSIVE_GFLOP", 0.0)
     trace_cache.TRACES.clear()
     go, steps = threading.Event(), Transformer.steps

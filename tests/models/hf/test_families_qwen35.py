@@ -52,7 +52,10 @@ def compare(hf, live, ids, atol):
     theirs = torch.stack([a[0] for a in out.attentions]).numpy()  # transformers records the softmax layers only
     assert tr.attention["decoder.self"].shape == theirs.shape == (len(soft), 4, len(ids), len(ids))
     np.testing.assert_allclose(tr.attention["decoder.self"], theirs, atol=atol, rtol=0)
-    np.testing.assert_allclose(np.asarray(tr.logits), out.logits[0].numpy(), atol=atol, rtol=0)
+    # logits as the hidden states: within atol of their scale (|logit| reaches ~9 in this wide-spread tiny model, where
+    # float32 rounding order alone (a norm reducing a contiguous row or a strided one) moves a logit by ~1e-4)
+    ref = out.logits[0].numpy()
+    assert np.abs(np.asarray(tr.logits) - ref).max() <= atol * max(1.0, np.abs(ref).max()), "logits"
     for i in range(len(out.hidden_states) - 1):  # the last one is after the final norm: compared through the logits
         ours, ref = tr.hidden["decoder"][i], out.hidden_states[i][0].numpy()
         assert np.abs(ours - ref).max() <= atol * max(1.0, np.abs(ref).max()), f"hidden state {i}"

@@ -1,6 +1,8 @@
 """models/progressive.py (issue 30 §3): a long prompt's layer l is readable as soon as the forward has computed layer
 l's input, and it is the finished trace's layer l bit for bit (float32 and bfloat16); the forward goes on in its own
-thread and ends with the same Trace as LiveModel.run_ids. A tiny Qwen3 folder, the long threshold set to 0."""
+thread and ends with the same Trace as LiveModel.run_ids. A forward that no session waits for any more stops between
+two layers (`alive`; ui/long_runs.py asks whether a page touched it within ABANDON_S): a class typing new paragraphs
+does not queue up forwards nobody will read. A tiny Qwen3 folder, the long threshold set to 0."""
 
 from __future__ import annotations
 
@@ -97,3 +99,65 @@ def test_short_prompts_and_other_architectures_are_not_progressive(folder, monke
     monkeypatch.setattr(long_trace, "LAZY_ATTENTION_BYTES", 0)
     build("bert", tmp_path / "b")
     assert not progressive.eligible(models.load(tmp_path / "b"), 10)  # an encoder: its forward is short
+
+
+def test_a_forward_nobody_watches_stops_between_layers(folder):
+    model = models.load(folder, precision="float32")
+    blocks_run = []
+    for i, block in enumerate(model.net.decoder):
+        forward = block.forward
+
+        def counted(*args, _i=i, _f=forward, **kwargs):
+            blocks_run.append(_i)
+            return _f(*args, **kwargs)
+
+        block.forward = counted
+    watched = threading.Event()
+    watched.set()
+
+    def alive(job):  # the session leaves once layer 1 is drawn
+        if len(blocks_run) >= 2:
+            watched.clear()
+        return watched.is_set()
+
+    ended = []
+    job = progressive.Progressive(model, model.source_ids(TEXT)[0], alive=alive, on_done=ended.append)
+    assert job.wait(60) and ended == [job]
+    assert isinstance(job.error, progressive.Abandoned) and job.trace is None
+    assert blocks_run == [0, 1]  # block 2 never ran
+    assert job.layer(1).shape[0] == 4  # what was computed can still be read
+
+
+def test_a_forward_abandoned_while_it_waited_never_starts(folder):
+    model = models.load(folder, precision="float32")
+    turn = threading.Event()
+    job = progressive.Progressive(model, model.source_ids(TEXT)[0], setup=lambda: turn.wait(60), alive=lambda j: False)
+    turn.set()
+    assert job.wait(60) and isinstance(job.error, progressive.Abandoned) and job.done == 0
+
+
+def test_a_watched_forward_runs_to_the_end(folder):
+    model = models.load(folder, precision="float32")
+    job = progressive.Progressive(model, model.source_ids(TEXT)[0], alive=lambda j: True)
+    assert job.wait(60) and job.error is None and job.trace is not None and job.done == 3
+
+
+def test_the_ui_forgets_an_abandoned_forward_and_starts_again(folder, monkeypatch):
+    """ui/long_runs: a session that comes back to a prompt whose forward was abandoned gets a new one, and the old
+    one's end does not remove the new one."""
+    from ui import long_runs
+
+    model = models.load(folder, precision="float32")
+    at = ("k",)
+    old = progressive.Progressive(model, model.source_ids(TEXT)[0], alive=lambda j: False)
+    assert old.wait(60)
+    new = progressive.Progressive(model, model.source_ids(TEXT)[0], alive=lambda j: True)
+    monkeypatch.setitem(long_runs._RUNNING, at, new)
+    monkeypatch.setattr(long_runs._FORWARDS, "release", lambda: None)
+    long_runs._kept(at, old)  # the old one ends after the new one took its place
+    assert long_runs._RUNNING.get(at) is new
+    assert new.wait(60)
+    old.seen -= long_runs.ABANDON_S + 1
+    assert not long_runs._watched(old)
+    new.touch()
+    assert long_runs._watched(new)
