@@ -94,3 +94,36 @@ class LazyScores(dict):
 def _np(t: torch.Tensor) -> np.ndarray:
     """float32 numpy of a forward's tensor, brought to the CPU (a GPU model's) for the trace."""
     return t.detach().to(torch.float32).cpu().numpy()
+
+
+class LayerMasks:
+    """Trace.layer_masks[key] of a model whose layers use different masks (Gemma's sliding and full layers): read like
+    the [L, Tq, Tk] bool array, stored once per distinct mask (two for Gemma, not one per layer: 72 MB of one
+    2,048-token Gemma-3-270m trace become 8). np.asarray builds the whole array."""
+
+    def __init__(self, masks: list[torch.Tensor]):
+        distinct, index = [], []
+        for m in masks:  # full layers share one tensor; each sliding layer builds its own, equal to the others
+            hit = next((i for i, d in enumerate(distinct) if d is m or torch.equal(d, m)), None)
+            if hit is None:
+                distinct.append(m)
+                hit = len(distinct) - 1
+            index.append(hit)
+        self._distinct = torch.stack(distinct).cpu().numpy()  # [K, Tq, Tk]
+        self._distinct.flags.writeable = False  # one layer's mask is another's: nobody writes into it
+        self._index = np.array(index)
+        self.shape, self.dtype = (len(index), *self._distinct.shape[1:]), self._distinct.dtype
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, idx):
+        if isinstance(idx, tuple) and idx and isinstance(idx[0], (int, np.integer)):
+            return self._distinct[self._index[idx[0]]][idx[1:]]
+        if isinstance(idx, (int, np.integer)):
+            return self._distinct[self._index[idx]]
+        return np.asarray(self)[idx]
+
+    def __array__(self, dtype=None, copy=None):
+        out = self._distinct[self._index]
+        return out if dtype is None else out.astype(dtype)

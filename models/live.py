@@ -18,7 +18,7 @@ from .attention import bidirectional, causal, make_mask, sliding
 from .config import ModelConfig
 
 # the lazy parts moved to lazy.py; still importable from here (tests monkeypatch live.LAZY_VOCAB)
-from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LazyLogits, LazyScores, _np
+from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LayerMasks, LazyLogits, LazyScores, _np
 from .linear_attention import LinearLayers
 from .long_trace import AttentionLayers, LayerCache, Recompute, is_long, keep_stream
 from .sampling import choose, next_token_probs
@@ -51,7 +51,7 @@ class Trace:
     router: dict[str, np.ndarray] = field(default_factory=dict)
     # Gemma 2/3 (config.layer_types): "decoder.self" -> the mask of every layer [L, Tq, Tk], its sliding layers
     # narrowed to their window; masks[key] is then what the full layers used. Empty where every layer uses masks[key].
-    layer_masks: dict[str, np.ndarray] = field(default_factory=dict)
+    layer_masks: dict[str, LayerMasks] = field(default_factory=dict)
     # Qwen3.5 (config.layer_types with "linear_attention"): attention["decoder.self"] holds its softmax layers only and
     # attention["decoder.linear"] the Gated DeltaNet layers' implied attention [L_linear, H_v, T, T] (a LinearLayers,
     # each layer computed when read; rows can be negative and need not sum to 1). layers[key] names the model's layer
@@ -252,7 +252,7 @@ class LiveModel:
                 router[key.split(".")[0]] = _np(torch.stack([r["moe"].probs[0] for r in records]))  # [L, T, n]
             if part == "self" and any("self_mask" in r for r in records):  # Gemma's sliding layers
                 per_mask = [r.get("self_mask", main_mask).expand(main_mask.shape[-2:]) for r in records]
-                layer_masks[key] = torch.stack(per_mask).cpu().numpy()  # [L, Tq, Tk]
+                layer_masks[key] = LayerMasks(per_mask)  # [L, Tq, Tk], each distinct mask stored once
 
         def kept(stream):  # Trace.hidden's value, and (long traces) the tensor layers are recomputed from
             return keep_stream(stream, bf16) if long else (_np(torch.stack([h[0] for h in stream])), None)

@@ -106,6 +106,25 @@ def test_sliding_layers_see_only_their_window(folders):
     assert models.load(str(folders["gemma3-5to1"][1])).run_ids(list(range(100, 104))).layer_masks  # per layer too
 
 
+def test_layer_masks_keep_each_distinct_mask_once(folders):
+    """[L, T, T] as read, two masks as stored (sliding and full), whatever the number of layers; a pickled trace
+    (st.cache_data) reads the same; nobody can write one layer's mask into another's."""
+    import pickle
+
+    live = models.load(str(folders["gemma3-5to1"][1]))
+    masks = live.run_ids(list(range(100, 120))).layer_masks["decoder.self"]
+    full = np.asarray(masks)
+    assert full.shape == masks.shape == (6, 20, 20) and full.dtype == bool
+    assert masks._distinct.shape == (2, 20, 20)  # 5 sliding layers and 1 full one
+    for layer in range(6):
+        np.testing.assert_array_equal(masks[layer], full[layer])
+        np.testing.assert_array_equal(masks[layer, 19], full[layer, 19])
+    assert masks[0, 19].sum() == live.config.sliding_window and masks[5, 19].all()
+    np.testing.assert_array_equal(np.asarray(pickle.loads(pickle.dumps(masks))), full)
+    with pytest.raises(ValueError):
+        masks[0][0, 0] = False
+
+
 def test_soft_caps_bound_scores_and_logits_and_matter(folders):
     folder = folders["gemma2-caps"][1]
     live = models.load(str(folder))
