@@ -17,6 +17,7 @@ It costs O(T³) a head, so a trace keeps q, k, g, β and computes a layer's Ã w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -195,9 +196,14 @@ class LinearLayers:
     computed when a layer is read (tr.attention["decoder.linear"][i]: that layer only) and then kept.
     `layers` are their layer numbers in the model. np.asarray(...) computes every layer."""
 
-    def __init__(self, records: list[DeltaRecord], layers: list[int]):
-        # q, k, g, β of each layer (v is not needed: Ã does not depend on it)
-        self._inputs = [(r.q, r.k, r.g, r.beta) for r in records]
+    def __init__(
+        self, records: list[DeltaRecord], layers: list[int], again: Callable[[int], DeltaRecord] | None = None
+    ):
+        """again (a long trace): layer i's record recomputed from its stored input when the layer is read, so the
+        trace holds no q and k (Qwen3.5-0.8B at 2,048 tokens: 576 MB); else each layer's q, k, g, β are kept
+        (v is not needed: Ã does not depend on it)."""
+        self._again = again
+        self._inputs = None if again is not None else [(r.q, r.k, r.g, r.beta) for r in records]
         self.layers = list(layers)
         self._done: dict[int, np.ndarray] = {}
         h, t = records[0].g.shape
@@ -207,7 +213,7 @@ class LinearLayers:
     @property
     def nbytes(self) -> int:
         """Bytes held once every layer is read: the stored q, k, g, β and the [L, Hv, T, T] float32 matrices."""
-        stored = sum(x.numel() * x.element_size() for inputs in self._inputs for x in inputs)
+        stored = sum(x.numel() * x.element_size() for inputs in self._inputs or () for x in inputs)
         return stored + 4 * int(np.prod(self.shape))
 
     held_bytes = nbytes  # what ui/trace_cache.py counts: it keeps every layer it has computed
@@ -218,7 +224,11 @@ class LinearLayers:
     def layer(self, i: int) -> np.ndarray:
         """[Hv, T, T] of the i-th linear layer (i indexes `layers`)."""
         if i not in self._done:
-            q, k, g, beta = self._inputs[i]
+            if self._inputs is not None:
+                q, k, g, beta = self._inputs[i]
+            else:
+                r = self._again(i)
+                q, k, g, beta = r.q, r.k, r.g, r.beta
             group = g.shape[0] // q.shape[0]  # key head h serves value heads h·group .. (h+1)·group − 1
             q, k = q.repeat_interleave(group, dim=0), k.repeat_interleave(group, dim=0)
             self._done[i] = implied_attention(q, k, g, beta).to(torch.float32).cpu().numpy()
@@ -239,3 +249,13 @@ class LinearLayers:
 
     def __iter__(self):
         return (self.layer(i) for i in range(len(self)))
+
+
+@torch.inference_mode()
+def recompute_record(blocks, rows: list[int], stream: torch.Tensor, mask: torch.Tensor, scale: float, i: int):
+    """The DeltaRecord (batch item 0) of Gated DeltaNet layer rows[i], recomputed from its stored input stream[rows[i]]
+    [T, d] by the block itself, stopped after that layer's record (a long trace's LinearLayers `again`)."""
+    x = stream[rows[i]].to(mask.device, torch.float32)[None]  # (1, T, d): activations run float32
+    positions = torch.arange(x.shape[1], device=mask.device)
+    _, rec = blocks[rows[i]](x, mask, scale, positions, upto="self")
+    return rec["linear"].first()

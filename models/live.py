@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import torch
@@ -19,7 +20,7 @@ from .config import ModelConfig
 
 # the lazy parts moved to lazy.py; still importable from here (tests monkeypatch live.LAZY_VOCAB)
 from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LayerMasks, LazyLogits, LazyScores, _np
-from .linear_attention import LinearLayers
+from .linear_attention import LinearLayers, recompute_record
 from .long_trace import AttentionLayers, LayerCache, Recompute, is_long, keep_stream
 from .sampling import choose, next_token_probs
 from .tokenizer import BOS, EOS, BPETokenizer
@@ -235,7 +236,8 @@ class LiveModel:
             if part == "self" and any("linear" in r for r in records):  # Qwen3.5: softmax layers only under key
                 soft = [i for i, r in enumerate(records) if "linear" not in r]
                 linear = [i for i, r in enumerate(records) if "linear" in r]
-                att["decoder.linear"] = LinearLayers([records[i]["linear"].first() for i in linear], linear)
+                again = partial(recompute_record, stack, linear, stream, masks[0], scale) if long else None
+                att["decoder.linear"] = LinearLayers([records[i]["linear"].first() for i in linear], linear, again)
                 numbers[key], numbers["decoder.linear"] = soft, linear
                 records, blocks, rows = [records[i] for i in soft], [blocks[i] for i in soft], soft
             if long:  # per layer, recomputed from the stored stream when read (models/long_trace.py)

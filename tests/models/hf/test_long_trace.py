@@ -172,3 +172,16 @@ def test_max_tokens_caps_published_models_only(tmp_path, monkeypatch):
     full = models.load(tmp_path / "g")  # 64 positions: the first 40 rows are the capped model's
     assert full.config.max_len == 64
     np.testing.assert_allclose(full.run_ids(tr.ids).logits, tr.logits, atol=1e-5)
+
+
+def test_a_long_qwen35_trace_keeps_no_q_and_k_and_recomputes_each_linear_layer(loaded, monkeypatch):
+    """Its Gated DeltaNet layers' q, k, g, β are recomputed from the stored stream when a page reads a layer (at
+    2,048 tokens Qwen3.5-0.8B's would hold 576 MB): nothing held before a read, the eager trace's Ã after."""
+    model = loaded["qwen35"]
+    eager = model.run(TEXT).attention["decoder.linear"]
+    monkeypatch.setattr(long_trace, "LAZY_ATTENTION_BYTES", 0)
+    lazy = model.run(TEXT).attention["decoder.linear"]
+    assert eager.nbytes > 4 * np.prod(eager.shape) and lazy.nbytes == 4 * np.prod(lazy.shape)  # q, k, g, β: none
+    assert lazy.shape == eager.shape
+    for layer in range(len(lazy)):
+        np.testing.assert_allclose(lazy[layer], eager[layer], atol=1e-6, rtol=0)
