@@ -86,7 +86,8 @@ class MoEFeedForward(nn.Module):
         rows = order // self.k  # the token of each sorted assignment
         picked, gate = flat[rows], gates.reshape(-1)[order, None]
         outs = [expert(run) for expert, run in zip(self.experts, picked.split(counts), strict=True) if run.shape[0]]
-        out.index_add_(0, rows, torch.cat(outs).mul_(gate))
+        if outs:  # (an empty batch routes nothing)
+            out.index_add_(0, rows, torch.cat(outs).mul_(gate))
         return out.reshape(x.shape), Routing(probs, chosen, gates, balance_loss(probs, chosen))
 
 
