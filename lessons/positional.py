@@ -6,7 +6,7 @@ import streamlit as st
 
 import viz
 from lessons.positional_layers import rope_by_layer
-from lessons.positional_sections import learned, no_positional, relative_bias, rope, signed_map
+from lessons.positional_sections import learned, no_positional, relative_bias, rope
 from models.positional import pair_frequencies, shift_matrix, sinusoidal_table
 from ui import charts, shell, state
 from ui.i18n import t
@@ -67,8 +67,7 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
     c1, c2 = st.columns(2)
     charts.plot(
         c1,
-        signed_map(
-            fig_scale,
+        viz.signed_map(
             pe,
             t("positional.table_title", n=n_pos, d=d),
             t("positional.dim"),
@@ -76,13 +75,14 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
             "PE",
             limit=1,
             square=False,
+            scale=fig_scale,
         ),
         key="pe_table",
     )
     sim = pe @ pe.T
     charts.plot(
         c2,
-        signed_map(fig_scale, sim, t("positional.sim_title"), "pos′", "pos", "PE·PE"),
+        viz.signed_map(sim, t("positional.sim_title"), "pos′", "pos", "PE·PE", scale=fig_scale),
         key="pe_sim",
     )
     spread = max(float(np.ptp(np.diagonal(sim, k))) for k in range(n_pos))

@@ -8,25 +8,14 @@ import streamlit as st
 
 import models
 import viz
-from models import analysis
-from models.positional import relative_bias_by_offset, rope_example, sinusoidal_table
+from models.positional import learned_vs_sinusoidal, relative_bias_by_offset, rope_example
 from ui import charts, precision_keys, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
 from ui.state import Settings
-from viz import Arrow, Series
+from viz import Arrow, Series, signed_map
 
 ROUNDING = 1e-6  # the shuffle bars start here: smaller output differences are float32 rounding
-
-
-def signed_map(fig_scale, a, title, x_title, y_title, hover, limit=None, square=True, rows=None):
-    """A big position table (no cell text) on the red-white-blue scale, symmetric around 0. rows: row names
-    (T5's heads, from 1 as every figure numbers them); None: the row index from 0 (a position)."""
-    return viz.value_heatmap(
-        a, rows, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
-        zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=fig_scale,
-        index_labels=rows is None,
-    )  # fmt: skip
 
 
 # ---------------------------------------------------------------- RoPE
@@ -66,7 +55,7 @@ def rope(fig_scale: float) -> None:
         key="rope_plane",
     )
     axes = t("positional.key_pos"), t("positional.query_pos")
-    charts.plot(c2, signed_map(fig_scale, pair["grid"], t("positional.rope_grid"), *axes, "q·k"), key="rope_grid")
+    charts.plot(c2, signed_map(pair["grid"], t("positional.rope_grid"), *axes, "q·k", scale=fig_scale), key="rope_grid")
     st.markdown(
         t(
             "positional.rope_numbers",
@@ -97,39 +86,18 @@ def learned(settings: Settings, fig_scale: float) -> None:
         pass  # the shuffle section below says what is missing
     st.header(t("positional.learned_title", model=shell.model_labels()(source)))
     table = learned_positions(source, precision_keys.trained(source))
-    learned_cos = analysis.cosine_matrix(table)
-    sin_cos = analysis.cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
+    sims = learned_vs_sinusoidal(table, 32)  # models/positional.py
     c1, c2 = st.columns(2)
-    charts.plot(
-        c1,
-        signed_map(
-            fig_scale,
-            learned_cos,
-            t("positional.learned_fig", n=table.shape[0], d=table.shape[1]),
-            "pos′",
-            "pos",
-            "cos",
-            limit=1,
-        ),
-        key="learned_sim",
-    )
-    offsets = np.arange(33)
-    charts.plot(
-        c2,
-        viz.lines(
-            offsets,
-            [
-                Series(t("positional.learned_series"), analysis.mean_by_offset(learned_cos, 32)),
-                Series(t("positional.sin_series"), analysis.mean_by_offset(sin_cos, 32)),
-            ],
-            x_title=t("positional.offset"),
-            y_title=t("positional.mean_cos"),
-            title=t("positional.by_offset"),
-            scale=fig_scale,
-        ),
-        key="learned_offset",
-    )
-    near, far = analysis.mean_by_offset(learned_cos, 32)[[1, 32]]
+    title = t("positional.learned_fig", n=table.shape[0], d=table.shape[1])
+    charts.plot(c1, signed_map(sims["cos"], title, "pos′", "pos", "cos", limit=1, scale=fig_scale), key="learned_sim")
+    series = [
+        Series(t("positional.learned_series"), sims["learned"]),
+        Series(t("positional.sin_series"), sims["sinusoidal"]),
+    ]
+    fig = viz.lines(np.arange(33), series, x_title=t("positional.offset"), y_title=t("positional.mean_cos"),
+                    title=t("positional.by_offset"), scale=fig_scale)  # fmt: skip
+    charts.plot(c2, fig, key="learned_offset")
+    near, far = sims["learned"][[1, 32]]
     st.markdown(t("positional.learned_explain", near=f"{near:.2f}", far=f"{far:.2f}"))
 
 
@@ -216,8 +184,8 @@ def relative_bias(settings: Settings, fig_scale: float) -> None:
         c1, c2 = st.columns(2)
         title, value = t("positional.t5_table_fig", stack=where), t("positional.t5_bias")
         heads = [str(h + 1) for h in range(cfg.n_heads)]
-        table_fig = signed_map(fig_scale, weight.T, title, t("positional.t5_bucket"), t("positional.t5_head"), value,
-                               square=False, rows=heads)  # fmt: skip
+        table_fig = signed_map(weight.T, title, t("positional.t5_bucket"), t("positional.t5_head"), value,
+                               square=False, rows=heads, scale=fig_scale)  # fmt: skip
         charts.plot(c1, table_fig, key=f"t5_table_{stack}")
         name = functools.partial(t, "positional.t5_head_series")
         series = [Series(name(h=h + 1), bias[:, h], markers=False) for h in range(cfg.n_heads)]  # heads from 1

@@ -12,6 +12,8 @@ import threading
 import numpy as np
 import torch
 
+from .numerics import cosine_matrix, mean_by_offset
+
 # The wavelength base of the sinusoidal encoding: wavelengths run from 2π to 10000·2π
 # (Vaswani et al. 2017, §3.5). RoPE reuses the same base (Su et al. 2021, eq. 15).
 PE_BASE = 10000.0
@@ -210,3 +212,13 @@ def relative_bias_by_offset(
     offsets = np.arange(-reach, reach + 1 if bidirectional else 1)
     buckets = relative_bucket(torch.from_numpy(offsets), bidirectional, num_buckets, max_distance).numpy()
     return offsets, weight[buckets]
+
+
+def learned_vs_sinusoidal(table: np.ndarray, max_offset: int = 32) -> dict[str, np.ndarray]:
+    """A learned position table [n, d] beside the sinusoidal one of the same shape: "cos" the learned rows' cosine
+    similarity [n, n]; "learned" and "sinusoidal" the mean cosine at each offset 0..max_offset (the Positional
+    page's curves: near positions look alike in both)."""
+    learned_cos = cosine_matrix(table)
+    sin_cos = cosine_matrix(sinusoidal_table(table.shape[0], table.shape[1]))
+    return {"cos": learned_cos, "learned": mean_by_offset(learned_cos, max_offset),
+            "sinusoidal": mean_by_offset(sin_cos, max_offset)}  # fmt: skip

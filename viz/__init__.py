@@ -33,7 +33,7 @@ from viz.long_heatmap import (
     long_heatmap,
     zoom_heatmap,
 )
-from viz.matrices import head_rows, value_heatmap
+from viz.matrices import head_rows, signed_map, value_heatmap
 from viz.moe import expert_load, router_choices
 from viz.neuron import NeuronWords, neuron_bars
 from viz.palette import (
@@ -113,6 +113,7 @@ __all__ = [
     "router_choices",
     "scaling_contours",
     "short_count",
+    "signed_map",
     "softcap_curve",
     "token_strip",
     "value_heatmap",

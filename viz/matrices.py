@@ -183,3 +183,17 @@ def head_rows(
         height=round((200 + 28 * r.shape[0]) * scale),
         scale=scale,
     )
+
+
+def signed_map(
+    a: np.ndarray, title: str, x_title: str, y_title: str, hover: str, *, limit: float | None = None,
+    square: bool = True, rows: Sequence[str] | None = None, scale: float = 1.0,
+) -> Spec:  # fmt: skip
+    """A big signed table (position encodings, their similarities, T5's bias table) with no cell text, on the
+    red-white-blue scale symmetric around 0. rows: row names (T5's heads, from 1 as every figure numbers them);
+    None: the row index from 0 (a position)."""
+    return value_heatmap(
+        a, rows, None, title=title, x_title=x_title, y_title=y_title, hover_name=hover, colorscale="diverging",
+        zmin=-limit if limit else None, zmax=limit, text_fmt=None, square=square, scale=scale,
+        index_labels=rows is None,
+    )  # fmt: skip

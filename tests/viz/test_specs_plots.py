@@ -15,7 +15,7 @@ from viz.bars import bars
 from viz.histograms import histograms
 from viz.labels import Labels
 from viz.lines import Series, lines
-from viz.matrices import head_rows, value_heatmap
+from viz.matrices import head_rows, signed_map, value_heatmap
 from viz.spec import Spec
 from viz.vectors import Arrow, plane_vectors
 
@@ -81,6 +81,9 @@ CASES = {
     ),
     "value_heatmap names, zmin/zmax, height": lambda: value_heatmap(
         np.ones((2, 3)), ["layer 1", "layer <2>"], ["h1", "h2", "h3"], index_labels=False, zmin=0, zmax=2, height=300
+    ),
+    "signed_map limit, head rows": lambda: signed_map(
+        TABLE, "bias", "bucket", "head", "b", limit=1, square=False, rows=[str(i + 1) for i in range(len(TABLE))]
     ),
     "value_heatmap many labels": lambda: value_heatmap(np.eye(70), [f"t{i}" for i in range(70)], None),
     "plane_vectors": lambda: plane_vectors(ARROWS),
