@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import torch
 from safetensors.torch import load_file
 
@@ -122,9 +123,9 @@ def reference(name: str, folder: Path, dtype: torch.dtype) -> torch.nn.Module:
     cfg._attn_implementation = "eager"
     model = model_cls._from_config(cfg, dtype=dtype)
     prefix = "model.language_model."
-    weights = {("model." + k[len(prefix) :] if k.startswith(prefix) else k): v.to(dtype)
-               for k, v in load_file(str(folder / "model.safetensors")).items()
-               if k.startswith(prefix) or k == "lm_head.weight"}  # fmt: skip
+    # tied, as published: a stored lm_head.weight is not read (nor by ours); the head is the embedding
+    weights = {"model." + k[len(prefix) :]: v.to(dtype)
+               for k, v in load_file(str(folder / "model.safetensors")).items() if k.startswith(prefix)}  # fmt: skip
     missing, unexpected = model.load_state_dict(weights, strict=False)
     if unexpected or set(missing) - {"lm_head.weight"}:
         raise RuntimeError(f"Qwen3.5 reference: missing {missing}, unexpected {unexpected}")
@@ -137,12 +138,54 @@ def target_ids(name: str, ids: list[int]) -> list[int] | None:
     return [0, *ids[:-1]] if name == "t5-small" else None
 
 
-def reference_call(name: str, ref: torch.nn.Module, ids: list[int]):
-    """transformers' forward doing our trace's work: every attention and hidden state (+ Granite's router logits)."""
+def reference_call(name: str, ref: torch.nn.Module, ids: list[int], implied: bool = False):
+    """transformers' forward doing our trace's work: every attention and hidden state (+ Granite's router logits);
+    implied (the qwen3.5-0.8b+implied row): then every Gated DeltaNet layer's implied matrix, as `with_implied`."""
     kw = dict(output_attentions=True, output_hidden_states=True)
     src = torch.tensor([ids])
     if name == "t5-small":
         kw["decoder_input_ids"] = torch.tensor([target_ids(name, ids)])
     if name == "granite-3.1-1b-a400m":  # ours computes every token's router probabilities
         kw["output_router_logits"] = True
+    if implied:
+        return lambda: with_implied(lambda: ref(src, **kw))
     return lambda: ref(src, **kw)
+
+
+def with_implied(forward):
+    """The implied row's same work on transformers' side, which has no implied matrix: its forward, with the q, k,
+    g, β it hands its chunked delta rule captured there, then each layer's Ã by the issue's formula written plainly
+    (float64, one triangular solve from the right), as float32 numpy stacked [L, Hv, T, T] as ours returns it."""
+    from transformers.models.qwen3_5 import modeling_qwen3_5 as m
+
+    seen, rule = [], m.torch_chunk_gated_delta_rule
+
+    def capture(query, key, value, g=None, beta=None, **kw):
+        seen.append((query[0], key[0], g[0], beta[0]))  # batch item 0: [T, H, ·]
+        return rule(query, key, value, g=g, beta=beta, **kw)
+
+    m.torch_chunk_gated_delta_rule = capture
+    try:
+        out = forward()
+    finally:
+        m.torch_chunk_gated_delta_rule = rule
+    np.stack([plain_implied(*x).float().numpy() for x in seen])
+    return out
+
+
+def plain_implied(q, k, g, beta) -> torch.Tensor:
+    """Ã = (QKᵀ ⊙ Γ ⊙ M)·(I + tril(diag(β)(KKᵀ ⊙ Γ), −1))⁻¹·diag(β) per value head, from transformers' own tensors
+    (q, k [T, Hk, dk] before its L2 norm; g, β [T, Hv]), in float64 throughout."""
+    q, k, g, beta = (x.transpose(0, 1).double() for x in (q, k, g, beta))
+    group = g.shape[0] // q.shape[0]
+    q, k = q.repeat_interleave(group, 0), k.repeat_interleave(group, 0)
+    q = q / (q.square().sum(-1, keepdim=True) + 1e-6).sqrt() / q.shape[-1] ** 0.5  # transformers' l2norm, / √d_k
+    k = k / (k.square().sum(-1, keepdim=True) + 1e-6).sqrt()
+    t = q.shape[1]
+    cum = g.cumsum(-1)
+    below = torch.ones(t, t, dtype=torch.bool).tril()
+    gamma = (cum[:, :, None] - cum[:, None, :]).masked_fill(~below, float("-inf")).exp()
+    strict = (beta[:, :, None] * (k @ k.transpose(1, 2)) * gamma).tril(-1)
+    x = torch.linalg.solve_triangular(strict + torch.eye(t, dtype=torch.float64), (q @ k.transpose(1, 2)) * gamma,
+                                      upper=False, left=False)  # fmt: skip
+    return x * beta[:, None, :]

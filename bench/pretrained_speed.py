@@ -19,10 +19,13 @@ float32 beside our float32, bfloat16 beside our bfloat16/auto), interleaved roun
 logit of its trace (LazyLogits) as transformers computes them (in bfloat16 transformers' logits are then cast to
 float32, as ours are: numpy has no bfloat16); the trace's bytes and the process RSS. The ratio is
 ours / transformers (median of the per-round ratios); "best" is the fastest round of ours over transformers' fastest
-(timeit's estimator: a slower round is the machine's interference, not the code's). The last line is one JSON object
-with every row.
+(timeit's estimator: a slower round is the machine's interference, not the code's). max_logit_diff (JSON only) is the
+largest |ours − transformers| over the logits of one more run: both sides ran the same weights. The last line is one
+JSON object with every row.
 The newer families (T5, ALBERT, ELECTRA, Gemma 3, Granite MoE, Qwen3.5) are in bench/pretrained_families.py;
-the row qwen3.5-0.8b+implied also reads every Gated DeltaNet layer's implied matrix, which transformers never computes.
+the row qwen3.5-0.8b+implied also reads every Gated DeltaNet layer's implied matrix. transformers has none: on its
+side the row computes each from the q, k, g, β transformers hands its delta rule, by the formula written plainly
+(pretrained_families.with_implied), so both sides do the same work.
 """
 
 from __future__ import annotations
@@ -177,7 +180,7 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
 
             def theirs(ids=ids):
                 if stem in families.PUBLISHED:
-                    return families.reference_call(stem, ref, ids)()
+                    return families.reference_call(stem, ref, ids, implied)()
                 src = torch.tensor([ids], device=args.device)
                 out = ref(src, output_attentions=True, output_hidden_states=True)
                 return out.logits.float()  # bfloat16: as ours, float32 logits (what a page's softmax reads)
@@ -193,6 +196,12 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
                     with torch.inference_mode():
                         r.append(timed(theirs, cuda))
             tr = read_all(ours.run_ids(ids, tgt), implied)
+            agree = None  # both sides ran the same weights: ours' logits beside transformers', max |difference|
+            if ref is not None:
+                with torch.inference_mode():
+                    out = theirs()
+                theirs_logits = getattr(out, "logits", out).float().cpu().numpy().reshape(-1)
+                agree = float(np.abs(np.asarray(tr.logits, dtype=np.float32).reshape(-1) - theirs_logits).max())
             ratio = statistics.median(a / b for a, b in zip(o, r, strict=True)) if r else None
             rows.append({"model": name, "device": args.device, "precision": ours.meta["precision"],
                          "params": ours.meta["params"],
@@ -201,7 +210,7 @@ def measure(name: str, args, precision: str = "float32") -> list[dict]:
                          "transformers_ms": round(statistics.median(r), 1) if r else None,
                          "ratio": round(ratio, 3) if ratio else None,
                          "ratio_best": round(min(o) / min(r), 3) if r else None,
-                         "trace_mb": round(trace_bytes(tr) / 2**20, 1),
+                         "trace_mb": round(trace_bytes(tr) / 2**20, 1), "max_logit_diff": agree,
                          "model_rss_mb": round(ours_rss)})  # fmt: skip
             print(json.dumps(rows[-1]), file=sys.stderr)
     return rows
