@@ -1,13 +1,15 @@
 """The chunked Gated DeltaNet (linear_attention.chunk_gated_delta_rule) is the token-by-token recurrence, computed
 a chunk at a time: the same outputs and final state in float64, with and without a state carried in, for lengths
-around the chunk size; and in float32 the steps of transformers' torch_chunk_gated_delta_rule."""
+around the chunk size; and in float32 the steps of transformers' torch_chunk_gated_delta_rule. The causal conv
+before it (linear_attention.causal_conv) is F.conv1d's, bit for bit."""
 
 from __future__ import annotations
 
 import pytest
 import torch
+import torch.nn.functional as F
 
-from models.linear_attention import chunk_gated_delta_rule, gated_delta_rule, l2norm
+from models.linear_attention import causal_conv, chunk_gated_delta_rule, gated_delta_rule, l2norm
 
 
 def inputs(t: int, dtype=torch.float64, seed: int = 0, h: int = 3, dk: int = 8, dv: int = 5):
@@ -50,3 +52,17 @@ def test_float32_follows_transformers_chunked_steps(t):
         *((x * s).transpose(1, 2) for x, s in ((q, dk**0.5), (k, 1), (v, 1))),
         g=g.transpose(1, 2), beta=beta.transpose(1, 2))  # fmt: skip
     assert (ours - theirs.transpose(1, 2)).abs().max() <= 1e-6
+
+
+@pytest.mark.parametrize("t", [1, 2, 3, 4, 17, 256])
+@pytest.mark.parametrize("carried", [False, True])
+def test_causal_conv_is_conv1d_bit_for_bit(t, carried):
+    """Channels-last taps, with zeros before the first input (no copy made) or a carried state, equal F.conv1d on
+    (B, C, K − 1 + T) with the same K − 1 inputs before, exactly; also shorter than the kernel."""
+    gen = torch.Generator().manual_seed(t)
+    c, k = 64, 4
+    x, weight = torch.randn(2, t, c, generator=gen), torch.randn(c, k, generator=gen)
+    before = torch.randn(2, k - 1, c, generator=gen) if carried else torch.zeros(2, k - 1, c)
+    want = F.conv1d(torch.cat([before, x], 1).transpose(1, 2), weight[:, None], groups=c).transpose(1, 2)
+    got = causal_conv(x, weight, before if carried else None)
+    assert got.shape == (2, t, c) and torch.equal(got, want)
