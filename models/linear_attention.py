@@ -149,7 +149,9 @@ def implied_attention(q: torch.Tensor, k: torch.Tensor, g: torch.Tensor, beta: t
     qk = qk.to(torch.float64).mul_(gamma)
     strict = kk.to(torch.float64).mul_(gamma).mul_(beta[..., :, None])  # diag(β)(KKᵀ ⊙ Γ); its diagonal is not read
     x = torch.linalg.solve_triangular(strict, qk, upper=False, left=False, unitriangular=True)  # qk·(I + strict)⁻¹
-    return x.mul_(beta[..., None, :])  # · diag(β): column j × β_j
+    # · diag(β): column j × β_j; tril_ writes +0 above the diagonal, where a negative q·k times Γ's 0 left −0.0 (a
+    # figure's cell text would read "-0.00" on the causal side)
+    return x.mul_(beta[..., None, :]).tril_()
 
 
 class GatedDeltaNet(nn.Module):

@@ -102,6 +102,7 @@ def test_implied_attention_reproduces_the_recurrent_output(folders, n):
     for layer, (o, d) in enumerate(linear_inputs(live, ids)):
         a = implied[layer]  # computed now, for this layer only
         assert np.isfinite(a).all() and (np.triu(a, 1) == 0).all()  # causal: nothing above the diagonal
+        assert not np.signbit(np.triu(a, 1)).any()  # +0 there, not −0.0 (a cell would read "-0.00")
         v = d.v.to(torch.float64).numpy()
         for head in range(a.shape[0]):
             got = a[head].astype(np.float64) @ v[head]
