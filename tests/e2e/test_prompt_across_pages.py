@@ -4,6 +4,8 @@ Explorer once opened the next page on the default prompt (ui/state.keep_prompt).
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import new_page
@@ -32,7 +34,8 @@ def test_a_prompt_typed_on_the_explorer_is_on_the_next_page_and_back(browser, ap
         enter(page, "alice met bob")
         go_to(page, "Masks")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("alice met bob", timeout=FIRST_DRAW_MS)
-        assert "prompt=alice+met+bob" in page.url
+        # the address bar follows the page change (url sync is its own message): waited for, not read at once
+        expect(page).to_have_url(re.compile(r"prompt=alice\+met\+bob"), timeout=FIRST_DRAW_MS)
         enter(page, "then alice gave bob")
         go_to(page, "Attention Explorer")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("then alice gave bob", timeout=FIRST_DRAW_MS)

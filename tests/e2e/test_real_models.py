@@ -84,7 +84,8 @@ def shot(page: Page, name: str) -> None:
 
 
 def no_traceback(page: Page) -> None:
-    expect(page.get_by_test_id("stException")).to_have_count(0)
+    errors = page.get_by_test_id("stException")
+    expect(errors, " | ".join(errors.all_inner_texts())[:2000]).to_have_count(0)  # the message names the exception
     assert "Traceback" not in page.get_by_test_id("stMain").inner_text()
 
 
