@@ -27,7 +27,7 @@ if "_plotly_warm" not in st.session_state:
     dot = {"type": "heatmap", "z": [[0]], "showscale": False}  # Plotly refuses a figure without data
     early.plotly_chart({"data": [dot], "layout": blank}, config={"staticPlot": True, "displayModeBar": False})
 
-from ui import body, classroom, guides, nav, params, shell, url  # noqa: E402  (after the warm-up: these import torch)
+from ui import body, classroom, guides, nav, params, shell, state, url  # noqa: E402  (after the warm-up: these import torch)
 from ui.i18n import t  # noqa: E402
 from ui.pages import LESSONS  # noqa: E402
 
@@ -44,6 +44,7 @@ with shell.run_slot(early):  # one of a few script runs at once per process (ui/
         for lesson in LESSONS
     }
     page = st.navigation([home, *lessons.values()], position="hidden")  # listed by ui/nav.py, in groups
+    state.carry_across_pages(page.url_path)  # the shared controls' values, before the new page draws them
     nav.draw(st.sidebar, home, lessons, page.url_path)
     goto = guides.pending_page()  # a guided lesson's Back / Next: its state is applied in the next run
     if goto in lessons:

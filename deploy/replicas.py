@@ -75,7 +75,8 @@ class Replicas:
         env = dict(self.env, ATTENTION_LAB_REPLICA=name)
         cmd = [PYTHON, "-m", "streamlit", "run", "app.py", "--server.port", str(self.servers[name]),
                "--server.address", "127.0.0.1", "--server.headless", "true",
-               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]  # fmt: skip
+               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
+               "--client.showErrorDetails", "none"]  # fmt: skip
         if self.cpus:
             cmd = ["taskset", "-c", self.cpus[(int(name[1:]) - 1) % len(self.cpus)], *cmd]
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115  (the child holds it)

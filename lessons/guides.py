@@ -37,8 +37,10 @@ with lessons:
                             on_click=classroom.start, args=(guide,), width="stretch")  # fmt: skip
 with st.expander(t("guides.write_title")):
     st.markdown(t("guides.write", env=guides.GUIDES_ENV))
-    plain, checked = guides.examples()  # from the format's own docstring, so they cannot drift from the parser
+    plain, checked, closing = guides.examples()  # from the format's own docstring: they cannot drift from the parser
     st.code(plain, language="toml")
     st.markdown(t("guides.write_checked"))
     st.code(checked, language="toml")
     st.markdown(t("guides.write_checks"))
+    st.markdown(t("guides.write_closing"))
+    st.code(closing, language="toml")

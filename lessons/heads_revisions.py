@@ -11,7 +11,7 @@ from models import WeightsError, revisions
 from models.heads import ROLE_THRESHOLDS
 from ui import shell
 from ui.head_loaders import revision_replay
-from ui.i18n import md, t
+from ui.i18n import in_run_language, md, t
 from ui.loaders import with_status
 from ui.params import local_models, models_key
 
@@ -60,8 +60,9 @@ def section(scale: float) -> None:
     repos = list(found)
     if st.session_state.get(KEY) not in repos:
         st.session_state[KEY] = repos[0]
+    tr = in_run_language()
     repo = st.selectbox(t("heads.rev_repo"), repos, key=KEY,
-                        format_func=lambda r: t("heads.rev_option", repo=r, n=len(found[r])))  # fmt: skip
+                        format_func=lambda r: tr("heads.rev_option", repo=r, n=len(found[r])))  # fmt: skip
     label = t("heads.rev_computing", n=len(found[repo]), repo=md(repo))
     try:
         result = with_status(label, revision_replay, repo, models_key())

@@ -6,7 +6,7 @@ import streamlit as st
 import models
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
 from ui import params, shell, state
-from ui.i18n import names, t
+from ui.i18n import in_run_language, names, t
 from ui.lab_configs import lab_config
 from ui.params import (
     LAB_D_FF,
@@ -53,7 +53,8 @@ def _copy(src: str, dst: str) -> None:
 
 def kv_label(heads: int):
     kinds = {1: "mqa", heads: "mha"}  # one query head: MHA (and MQA) with one K/V head
-    return lambda k: t(f"lab.kv.{kinds.get(k, 'gqa')}", k=k, group=heads // k)
+    tr = in_run_language()
+    return lambda k: tr(f"lab.kv.{kinds.get(k, 'gqa')}", k=k, group=heads // k)
 
 
 def config_controls(side: str, vocab_size: int, per_row: int) -> models.ModelConfig:

@@ -37,9 +37,9 @@ PICKLES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
 class Refused(Exception):
     """A reason not to (or not able to) fetch: `kind` picks the exit status, the message says what to do."""
 
-    def __init__(self, kind: str, message: str, plan: dict | None = None):
+    def __init__(self, kind: str, message: str, plan: dict | None = None, detail: dict | None = None):
         super().__init__(message)
-        self.kind, self.message, self.plan = kind, message, plan
+        self.kind, self.message, self.plan, self.detail = kind, message, plan, detail
 
 
 def mib(n: float) -> str:
@@ -206,8 +206,9 @@ TEXTS = {
     "page while logged in, create a read token (Settings → Access Tokens), then run again with HF_TOKEN=hf_… in "
     "the environment (or after `hf auth login`).",
     "network": "The Hub at {endpoint} could not be reached ({why}). Check the network; where the Hub is blocked "
-    "(as in many Chinese classrooms) use a mirror: HF_ENDPOINT=https://<mirror> (a mirror may also need "
-    "HF_HUB_DISABLE_XET=1). Models already in the cache load offline.",
+    "(as in many Chinese classrooms) use a mirror: HF_ENDPOINT=https://<mirror>, e.g. https://hf-mirror.com (a "
+    "mirror may also need HF_HUB_DISABLE_XET=1). The app reads it when it starts: restart it with the variable "
+    "set (`HF_ENDPOINT=https://hf-mirror.com make run`). Models already in the cache load offline.",
     "offline": "HF_HUB_OFFLINE=1 is set and {repo} is not in the Hugging Face cache ({cache}). Download it on a "
     "machine with network (this command, or `hf download {repo}`) and copy the cache folder over, or unset "
     "HF_HUB_OFFLINE.",
@@ -241,10 +242,15 @@ def refusal(e: BaseException, repo: str, revision: str | None) -> Refused:
     if isinstance(e, PermissionError) or (isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES)):
         return Refused("disk", _text("readonly", cache=hub.cache_dir(), why=e.strerror or e))
     if type(e).__module__.startswith(("httpx", "httpcore")) or isinstance(e, (ConnectionError, TimeoutError)):
-        return Refused("network", _text("network", endpoint=endpoint, why=type(e).__name__))
+        return _network(endpoint, type(e).__name__)
     if isinstance(e, he.HfHubHTTPError):
-        return Refused("network", _text("network", endpoint=endpoint, why=str(e).splitlines()[0][:120]))
+        return _network(endpoint, str(e).splitlines()[0][:120])
     return Refused("failed", f"{name} could not be fetched: {type(e).__name__}: {str(e).splitlines()[0][:200]}")
+
+
+def _network(endpoint: str, why: str) -> Refused:
+    """`detail` lets the page write its own message, in the page's language, for a teacher (ui/fetch_panel.py)."""
+    return Refused("network", _text("network", endpoint=endpoint, why=why), detail={"endpoint": endpoint, "why": why})
 
 
 def run(repo: str, revision: str | None, status: Status, check_only: bool = False) -> dict:
@@ -308,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         r = refusal(e, repo, revision)
         if r.plan:
             report(r.plan)
-        status.set(state="error", message=r.message, kind=r.kind, plan=r.plan)
+        status.set(state="error", message=r.message, kind=r.kind, plan=r.plan, detail=r.detail)
         print(r.message, file=sys.stderr)
         return EXIT[r.kind]
     if args.check:

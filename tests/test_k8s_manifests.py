@@ -229,3 +229,18 @@ def test_the_ingress_controller_keeps_websockets_and_logs_no_query_strings():
     assert seconds >= 10 * ping  # an idle lesson's websocket carries a ping well inside the tunnel timeout
     annotations = one("Service", "attention-lab")["metadata"]["annotations"]
     assert annotations["haproxy.org/cookie-persistence"]  # the controller reads it on the Service, not the Ingress
+
+
+def test_downloads_from_the_page_are_off_in_the_cluster():
+    """Issue 39 §8: the flag is "0" (so even `kubectl port-forward`, a loopback client with no proxy header, gets
+    no Hub box), and the ingress controller adds X-Forwarded-For, which turns them off without the flag too."""
+    from streamlit.runtime.context import StreamlitHeaders
+
+    from ui.fetch_panel import DOWNLOADS_ENV, allowed
+
+    for deploy in (one("Deployment"), real_model_deployment()):
+        flag = {e["name"]: e.get("value") for e in app_container(deploy)["env"]}[DOWNLOADS_ENV]
+        assert flag == "0" and not allowed(flag, "0.0.0.0", StreamlitHeaders([]), "127.0.0.1")
+    values = yaml.safe_load((K8S / "haproxy-ingress-values.yaml").read_text())["controller"]["config"]
+    assert values["forwarded-for"] == "true"
+    assert not allowed("", "0.0.0.0", StreamlitHeaders([("X-Forwarded-For", "10.0.0.9")]), "10.1.0.4")

@@ -5,6 +5,7 @@ to the other, and the access log never holds a query string (a teacher's token t
 bench/load.py --via-proxy keeps its output contract. Skipped only when haproxy is not installed."""
 
 import asyncio
+import re
 import shutil
 import signal
 import subprocess
@@ -34,6 +35,8 @@ def test_the_config_and_the_launchers_rewrite_of_it_are_valid(tmp_path):
     fmt = next(line for line in text.splitlines() if line.strip().startswith("log-format"))
     assert "%HPO" in fmt and not any(v in fmt for v in ("%r", "%HU", "%HQ", "%HP ", "%hr", "%CC"))
     assert "server r1 127.0.0.1:18501 cookie r1" in text and "server r3" not in text
+    # the replicas listen on loopback: X-Forwarded-For is how they tell a student's browser (downloads off)
+    assert re.search(r"^\s*option forwardfor\b", text, re.M) and "no option forwardfor" not in text
     assert 'env.setdefault("MALLOC_ARENA_MAX", "2")' in (ROOT / "deploy" / "replicas.py").read_text()
 
 

@@ -8,6 +8,7 @@ prompt changes, so an Enter there re-sends 12 elements, not 37 (docs/perf.md, is
 from __future__ import annotations
 
 import functools
+import logging
 import threading
 
 import streamlit as st
@@ -22,6 +23,7 @@ from .slots import fragment
 SIDEBAR_PARAMS = ("lang", "model", "weights", "precision", "present", "tables", "guide", "gstep")
 
 
+_LOG = logging.getLogger("attention_lab")
 _RUNNING = threading.local()  # .active: this thread is running draw() (a full run or the body's own rerun)
 
 
@@ -53,11 +55,24 @@ def _draw(page: st.Page, lesson: bool) -> None:
         # st.Page.run() runs a page once per run of app.py; a fragment's rerun runs it again (the same
         # page: a page change is a full run), so the flag st.navigation sets is set again here.
         page._can_be_called = True
-        page.run()
+        _run_page(page)
     else:
         state.keep_values()  # the page's controls are not drawn in this run
         st.info(t("guides.predict.hidden"), icon=":material/visibility_off:")
     shell.finish_run()  # a page that stops early calls it itself (shell.stop)
+
+
+def _run_page(page: st.Page) -> None:
+    """The page; should it ever fail, a deployment (client.showErrorDetails "none" or "type": deploy/streamlit.toml,
+    deploy/replicas.py) shows a student one sentence in the page's language, never the server's file paths, and
+    logs the whole error. Development and tests ("full", Streamlit's default) see the traceback as before."""
+    try:
+        page.run()
+    except Exception:
+        if st.get_option("client.showErrorDetails") in ("full", "stacktrace", True):
+            raise
+        _LOG.exception("page %s failed", page.url_path)
+        st.error(t("shell.page_failed"), icon=":material/error:")
 
 
 def page_part(func):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from viz.any_theme import on_any_theme
 from viz.spec import Spec
 
 # __class__ too: isinstance(fig, dict) reads it (st.plotly_chart asks), and forwarding it would build.
@@ -59,5 +60,9 @@ def streamlit_figure(fig: Spec | go.Figure) -> go.Figure:
 
 
 def plot(where, fig: Spec | go.Figure, **kwargs) -> None:
-    """Draw fig in where (st, a column, a container), with st.plotly_chart's keywords (key=...)."""
-    where.plotly_chart(streamlit_figure(fig), **kwargs)
+    """Draw fig in where (st, a column, a container), with st.plotly_chart's keywords (key=...), its
+    colours pinned so that Streamlit's light or dark theme cannot turn its text unreadable (viz/any_theme.py)."""
+    if not isinstance(fig, Spec):
+        d = fig.to_dict()
+        fig = Spec.of(d["data"], d["layout"])
+    where.plotly_chart(streamlit_figure(on_any_theme(fig)), **kwargs)

@@ -8,8 +8,9 @@ a second teacher watches the same child instead of starting another. On success 
 again and the new model is selected.
 
 Downloads are on for a browser on the server's own machine (the teacher's laptop) and off for everyone else
-(students reaching a class server over the network, or through a proxy), unless ATTENTION_LAB_DOWNLOADS=1
-(on for all) or =0 (off for all): a student must not fill the class server's disk.
+(students reaching a class server over the network, or through any proxy: a request carrying X-Forwarded-For
+or Forwarded is off whatever address the server listens on), unless ATTENTION_LAB_DOWNLOADS=1 (on for all) or
+=0 (off for all): a student must not fill the class server's disk.
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ from .i18n import md, t
 from .slots import fragment
 
 DOWNLOADS_ENV = "ATTENTION_LAB_DOWNLOADS"
+PROXY_HEADERS = ("X-Forwarded-For", "Forwarded", "X-Real-IP")  # a request a proxy passed on (case-insensitive)
 ROOT = Path(__file__).resolve().parents[1]
 REVISION = re.compile(r"^[\w./-]{1,128}$")
 CHECK_TIMEOUT_S = 120
+MIRROR = "https://hf-mirror.com"  # a Hub mirror commonly used in China, named as the example
 PENDING = "fetch_select"  # the model to select on the next full run (the picker's key cannot change mid-run)
 
 
@@ -57,15 +60,19 @@ def _jobs() -> dict[str, Job]:
 
 
 def downloads_allowed() -> bool:
-    flag = os.environ.get(DOWNLOADS_ENV, "").strip()
-    if flag in ("0", "1"):
-        return flag == "1"
-    if (st.get_option("server.address") or "") in ("localhost", "127.0.0.1", "::1"):
-        return True
-    headers = st.context.headers or {}
-    if headers.get("X-Forwarded-For") or headers.get("Forwarded"):
-        return False  # behind a proxy every client looks local: not the teacher's own browser
-    return is_loopback(st.context.ip_address)
+    """This session's answer to allowed(), from the flag, Streamlit's address and the websocket's request."""
+    return allowed(os.environ.get(DOWNLOADS_ENV, ""), st.get_option("server.address"), st.context.headers or {},
+                   st.context.ip_address)  # fmt: skip
+
+
+def allowed(flag: str, address: str | None, headers, ip: str | None) -> bool:
+    """The flag wins; then a proxy's header means off, before anything else: behind HAProxy (`option forwardfor`)
+    or an ingress every replica listens on loopback and every client connects from the proxy's local address."""
+    if flag.strip() in ("0", "1"):
+        return flag.strip() == "1"
+    if any(name in headers for name in PROXY_HEADERS):
+        return False
+    return (address or "") in ("localhost", "127.0.0.1", "::1") or is_loopback(ip)
 
 
 def is_loopback(ip: str | None) -> bool:
@@ -99,9 +106,27 @@ def check(repo: str, revision: str) -> dict:
         try:
             subprocess.run(_command(repo, revision, status, check=True), cwd=ROOT, capture_output=True,
                            timeout=CHECK_TIMEOUT_S, env=os.environ.copy())  # fmt: skip
-        except subprocess.TimeoutExpired:
-            return {"state": "error", "message": t("fetch.check_timeout", s=CHECK_TIMEOUT_S)}
+        except subprocess.TimeoutExpired:  # no answer in time: as unreachable, for the teacher
+            why = f"TimeoutExpired ({CHECK_TIMEOUT_S} s)"
+            return {"state": "error", "kind": "network", "detail": {"endpoint": endpoint(), "why": why}}
         return _read(status) or {"state": "error", "message": t("fetch.check_failed")}
+
+
+def endpoint() -> str:
+    """The Hub the child asks: the server's HF_ENDPOINT, read when the server started (models/fetch.py)."""
+    return os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
+
+
+def error(result: dict) -> None:
+    """A failed check or download. Unreachable Hub: what the teacher asks for first, then the administrator's
+    details; the child's other messages are its own paragraph."""
+    detail = result.get("detail") or {}
+    if result.get("kind") != "network" or not detail:
+        st.error(md(result.get("message") or t("fetch.check_failed")))
+        return
+    st.error(t("fetch.network", mirror=MIRROR))
+    st.caption(t("fetch.network_detail", endpoint=md(detail.get("endpoint", endpoint())),
+                 why=md(detail.get("why", "?"))))  # fmt: skip
 
 
 def start(plan: dict) -> str:
@@ -175,7 +200,7 @@ def _plan() -> None:
     if not result:
         return
     if result.get("state") != "checked":
-        st.error(md(result.get("message") or t("fetch.check_failed")))
+        error(result)
         return
     plan = result["plan"]
     mem, arch = plan.get("memory_free"), t(f"model.kind.{plan['arch']}")
@@ -222,5 +247,5 @@ def _progress(name: str) -> None:
         st.session_state[PENDING] = name
         st.toast(t("fetch.ready", name=md(name)))
     else:
-        st.session_state["fetch_plan"] = {"state": "error", "message": s.get("message") or t("fetch.check_failed")}
+        st.session_state["fetch_plan"] = {"state": "error", **{k: s.get(k) for k in ("message", "kind", "detail")}}
     st.rerun(scope="app")

@@ -125,6 +125,8 @@ def prompt_changes_position(args: dict, state: Mapping[str, object]) -> Outcome:
         return Outcome(False, _t("guides.goal.no_prompt"))
     base = trace(name, weights, text)
     pos = min(int(_state(state, "pos")), len(base.tokens) - 1)
+    if pos < args["min_pos"]:  # too early in the sentence: say where to change it, not a count
+        return Outcome(False, _t("guides.goal.change_early", pos=pos, min_pos=args["min_pos"]))
     word = str(state.get("word") or "").strip()
     new = model.tokenizer.encode((" " if base.tokens[pos].startswith("␣") else "") + word) if word else []
     if not new or new[0] == base.ids[pos]:
@@ -136,9 +138,9 @@ def prompt_changes_position(args: dict, state: Mapping[str, object]) -> Outcome:
     after = trace_ids(name, weights, tuple(changed), args["mask"]).hidden[stream][-1]
     moved = int((abs(after - before).max(axis=-1)[:pos] > MOVED).sum())
     high = args["max_before"] if args["max_before"] is not None else pos
-    reached = pos >= args["min_pos"] and args["min_before"] <= moved <= high
+    reached = args["min_before"] <= moved <= high
     detail = _t("guides.goal.change", mask=_t(f"mask.{args['mask']}"), moved=moved, n=pos, pos=pos,
-                want=_range(args["min_before"], args["max_before"]), min_pos=args["min_pos"])  # fmt: skip
+                want=_range(args["min_before"], args["max_before"]))  # fmt: skip
     return Outcome(reached, detail)
 
 
@@ -170,11 +172,21 @@ def param_is(args: dict, state: Mapping[str, object]) -> Outcome:
     """A control of the app (a URL parameter) has a value, compared as the app parses it."""
     name, want = args["name"], args["value"]
     have = _state(state, name)
-    shown = PARAMS[name].dump(have)
-    from .i18n import md
+    return Outcome(have == want, _t("guides.goal.param", have=_shown(name, have), want=_shown(name, want)))
 
-    want_shown = md(PARAMS[name].dump(want))  # a prompt's text is the student's: shown as typed
-    return Outcome(have == want, _t("guides.goal.param", name=name, have=md(shown), want=want_shown))
+
+# Controls whose values the page shows by a name (the sidebar's "Decoder-only (GPT-style)", not "decoder")
+VALUE_NAMES = {"model": "model", "view": "explorer.view", "agg": "explorer.agg", "weighting": "explorer.weighting",
+               "qk_color": "heads.qk_color"}  # fmt: skip
+
+
+def _shown(name: str, value: object) -> str:
+    """A control's value as the page shows it; a typed text (a prompt) as typed."""
+    from .i18n import STRINGS, md
+
+    raw = PARAMS[name].dump(value)
+    key = f"{VALUE_NAMES.get(name)}.{raw}"
+    return _t(key) if name in VALUE_NAMES and key in STRINGS else md(raw)
 
 
 def prompt_tokens(args: dict, state: Mapping[str, object]) -> Outcome:
@@ -263,9 +275,12 @@ def _md(text: object) -> str:
 
 
 def _range(lo: int, hi: int | None) -> str:
+    """How many the goal wants, in words: "none", "at least 5", "exactly 2", "2 to 4"."""
     if hi is None:
-        return f"≥ {lo}"
-    return f"{lo}" if lo == hi else f"{lo}–{hi}"
+        return _t("guides.want.at_least", lo=lo)
+    if lo == hi:
+        return _t("guides.want.none") if lo == 0 else _t("guides.want.exactly", lo=lo)
+    return _t("guides.want.between", lo=lo, hi=hi)
 
 
 def _param_value(args: dict) -> dict:

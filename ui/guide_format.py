@@ -27,6 +27,7 @@ A step can also ask something that is checked or recorded (each part optional; h
     # tolerance = 0.05                                   # numbers only (no choices): the allowed error
     why = { en = "…", zh = "…" }                         # shown with the right answer
     reveal = "teacher"                                   # optional: hidden until the teacher reveals it
+    # read = true                                        # a question about the figure: it stays visible
 
     [steps.goal]                                         # bring the app into a state, checked live
     check = "head_role"                                  # head_role, prompt_changes_position, rank_below_n,
@@ -37,6 +38,19 @@ A step can also ask something that is checked or recorded (each part optional; h
     [steps.free]                                         # a short written answer, not graded
     question = { en = "…", zh = "…" }
 
+A step with a goal shows its hints under the goal, once the figure is visible. **Bold** names what is on the
+page (a control, an option, a section, a button) as the page writes it; use *italics* for emphasis.
+
+A lesson ends on a closing step: what was learnt, the next lesson (a file name without .toml; left out on
+the last lesson) and one to three readings. Without a page, it stays on the page and state of the step before:
+
+    [[steps]]
+    title = { en = "What we saw", zh = "…" }
+    [steps.closing]
+    learnt = [ { en = "…", zh = "…" }, { en = "…", zh = "…" } ]   # 2 to 4 points
+    next = "02-qkv-soft-lookup"
+    readings = [ { en = "Vaswani et al. 2017, *Attention Is All You Need*", zh = "…" } ]
+
 Parameters are the URL parameters the app already understands, checked with the same parsers. A file
 with a mistake, HTML or a script link, or an unknown check gets a message naming its line.
 """
@@ -45,17 +59,17 @@ from __future__ import annotations
 
 import math
 import re
-import textwrap
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import goal_checks
-from .params import PARAMS, canonical
+from .params import PARAMS, canonical, guide_id
 
 NOT_PRESET = ("lang", "present", "tables", "guide", "gstep")  # the viewer's own choices, never set by a step
 MAX_STEPS = 50
 MAX_CHOICES, MAX_HINTS = 8, 10
+LEARNT, READINGS = (2, 4), (1, 3)  # a closing step's points and readings: fewest, most
 REVEALS = ("answer", "teacher")
 
 # Tags a browser would act on (HTML, SVG, MathML) and every closing tag, comment or declaration. Token names
@@ -81,6 +95,7 @@ class Predict:
     tolerance: float
     why: dict
     reveal: str  # "answer": right after answering; "teacher": when the teacher reveals it
+    read: bool = False  # a question about the figure, asked with it visible (not a prediction)
 
     def is_right(self, value: str) -> bool:
         """value as stored: a choice's 0-based index ("2"), or the number the student typed."""
@@ -109,6 +124,13 @@ class Free:
 
 
 @dataclass(frozen=True)
+class Closing:
+    learnt: tuple[dict, ...]  # what the lesson taught, 2 to 4 points
+    next: str | None  # the next lesson's id; None on the last one
+    readings: tuple[dict, ...]  # papers or notes, with authors and year
+
+
+@dataclass(frozen=True)
 class Step:
     page: str
     params: dict[str, object]  # parsed values, ready for st.session_state
@@ -119,6 +141,7 @@ class Step:
     predict: Predict | None = None
     goal: Goal | None = None
     free: Free | None = None
+    closing: Closing | None = None
 
 
 @dataclass(frozen=True)
@@ -130,34 +153,10 @@ class Guide:
     source: str
 
 
-@dataclass(frozen=True)
-class Problem:
-    source: str
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.source}, line {self.line}: {self.message}" if self.line else f"{self.source}: {self.message}"
-
-
 class GuideError(ValueError):
     def __init__(self, message: str, line: int | None = None):
         super().__init__(message)
         self.line = line
-
-
-def examples() -> list[str]:
-    """The example files in this module's docstring (runs of indented paragraphs), for the Guided lessons page:
-    the format is documented once, here."""
-    found: list[list[str]] = []
-    after_text = True
-    for para in __doc__.split("\n\n"):
-        if para.startswith("    "):
-            if after_text:
-                found.append([])
-            found[-1].append(textwrap.dedent(para))
-        after_text = not para.startswith("    ")
-    return ["\n\n".join(parts) for parts in found]
 
 
 def localized(text: dict[str, str], code: str) -> str:
@@ -244,7 +243,7 @@ def _table(raw: dict, name: str, keys: set[str], where: str, line: int | None) -
 
 def _predict(raw: dict, where: str, reader: _Reader, n: int, at: int | None) -> Predict | None:
     line = reader.table_line("predict", n, at)
-    keys = {"question", "choices", "answer", "tolerance", "why", "reveal"}
+    keys = {"question", "choices", "answer", "tolerance", "why", "reveal", "read"}
     table = _table(raw, "predict", keys, where, line)
     if table is None:
         return None
@@ -286,8 +285,11 @@ def _predict(raw: dict, where: str, reader: _Reader, n: int, at: int | None) -> 
     if reveal not in REVEALS:
         raise GuideError(f"{where}: predict reveal = {reveal!r} must be one of {', '.join(REVEALS)}",
                          reader.line_of("reveal", line, n))  # fmt: skip
+    read = table.get("read", False)
+    if not isinstance(read, bool):
+        raise GuideError(f"{where}: predict read = {read!r} must be true or false", reader.line_of("read", line, n))
     why = words(table.get("why"), "why", required=False)
-    return Predict(question, choices, answer, float(tolerance), why, reveal)
+    return Predict(question, choices, answer, float(tolerance), why, reveal, read)
 
 
 def _goal(raw: dict, where: str, reader: _Reader, n: int, at: int | None) -> Goal | None:
@@ -319,14 +321,33 @@ def _free(raw: dict, where: str, reader: _Reader, n: int, at: int | None) -> Fre
     return Free(_words(table.get("question"), f"{where}: free question", q_line, True, reader, n))
 
 
+def _texts(value: object, what: str, most: tuple[int, int], reader: _Reader, n: int, line: int | None) -> tuple:
+    """A list of `most[0]` to `most[1]` texts, each in both languages' table form."""
+    if not isinstance(value, list) or not most[0] <= len(value) <= most[1]:
+        raise GuideError(f"{what} must be a list of {most[0]} to {most[1]} texts", line)
+    return tuple(_words(h, f"{what.removesuffix('s')} {i + 1}", line, True, reader, n) for i, h in enumerate(value))
+
+
 def _hints(raw: dict, where: str, reader: _Reader, n: int, at: int | None) -> tuple[dict, ...]:
-    hints = raw.get("hints")
-    if hints is None:
+    if raw.get("hints") is None:
         return ()
-    line = reader.line_of("hints", at, n)
-    if not isinstance(hints, list) or not 1 <= len(hints) <= MAX_HINTS:
-        raise GuideError(f"{where}: hints must be a list of 1 to {MAX_HINTS} texts", line)
-    return tuple(_words(h, f"{where}: hint {i + 1}", line, True, reader, n) for i, h in enumerate(hints))
+    return _texts(raw["hints"], f"{where}: hints", (1, MAX_HINTS), reader, n, reader.line_of("hints", at, n))
+
+
+def _closing(raw: dict, where: str, reader: _Reader, n: int, at: int | None) -> Closing | None:
+    line = reader.table_line("closing", n, at)
+    table = _table(raw, "closing", {"learnt", "next", "readings"}, where, line)
+    if table is None:
+        return None
+    nxt = table.get("next")
+    try:
+        nxt = None if nxt is None else guide_id(nxt) if isinstance(nxt, str) else guide_id("")
+    except ValueError:
+        raise GuideError(f"{where}: closing next = {nxt!r} must be a lesson's file name without .toml",
+                         reader.line_of("next", line, n)) from None  # fmt: skip
+    texts = {k: _texts(table.get(k), f"{where}: closing {k}", most, reader, n, reader.line_of(k, line, n))
+             for k, most in (("learnt", LEARNT), ("readings", READINGS))}  # fmt: skip
+    return Closing(texts["learnt"], nxt, texts["readings"])
 
 
 def _params(raw: dict, where: str, reader: _Reader, n: int, at: int | None) -> dict[str, object]:
@@ -362,43 +383,25 @@ def parse(text: str, source: str, pages: set[str]) -> Guide:
         raise GuideError("a guide needs at least one [[steps]] table", None)
     if len(raw_steps) > MAX_STEPS:
         raise GuideError(f"at most {MAX_STEPS} steps", reader.step_line(MAX_STEPS))
-    steps = []
+    steps: list[Step] = []
     for n, raw in enumerate(raw_steps):
         at, where = reader.step_line(n), f"step {n + 1}"
         if not isinstance(raw, dict):
             raise GuideError(f"{where} is not a table", at)
-        page = raw.get("page")
+        closing = _closing(raw, where, reader, n, at)
+        page, params = raw.get("page"), _params(raw, where, reader, n, at)
+        if closing and page is None and steps and "params" not in raw:  # stays where the lesson was
+            page, params = steps[-1].page, steps[-1].params
         if page not in pages:
             raise GuideError(f"{where}: page = {page!r} is not one of {', '.join(sorted(pages))}",
                              reader.line_of("page", at))  # fmt: skip
-        params = _params(raw, where, reader, n, at)
         title = _words(raw.get("title"), "title", reader.line_of("title", at, n) if "title" in raw else at,
                        True, reader, n)  # fmt: skip
-        body = _words(raw.get("text"), "text", reader.line_of("text", at, n) if "text" in raw else at, True, reader, n)
+        body = _words(raw.get("text"), "text", reader.line_of("text", at, n) if "text" in raw else at, not closing,
+                      reader, n)  # fmt: skip
         question = _words(raw.get("question"), "question", reader.line_of("question", at, n), False, reader, n)
         steps.append(Step(page, params, title, body, question, _hints(raw, where, reader, n, at),
                           _predict(raw, where, reader, n, at), _goal(raw, where, reader, n, at),
-                          _free(raw, where, reader, n, at)))  # fmt: skip
+                          _free(raw, where, reader, n, at), closing))  # fmt: skip
     return Guide(Path(source).stem, _words(data.get("title"), "title", 1, True, reader),
                  _words(data.get("summary"), "summary", 1, False, reader), tuple(steps), source)  # fmt: skip
-
-
-def load_all(dirs: list[Path], pages: set[str], shipped: Path | None = None) -> tuple[dict[str, Guide], list[Problem]]:
-    """Every readable guide by id (sorted by file name), and a Problem for each file that is not. A missing
-    folder is a problem, except the app's own (`shipped`)."""
-    guides, problems = {}, []
-    for folder in dirs:
-        if not folder.is_dir():
-            if folder != shipped:
-                problems.append(Problem(str(folder), None, "no such folder"))
-            continue
-        for path in sorted(folder.glob("*.toml")):
-            try:
-                guide = parse(path.read_text(encoding="utf-8"), str(path), pages)
-            except GuideError as e:
-                problems.append(Problem(str(path), e.line, str(e)))
-            except (OSError, UnicodeDecodeError) as e:
-                problems.append(Problem(str(path), None, f"cannot be read ({e})"))
-            else:
-                guides[guide.id] = guide
-    return guides, problems

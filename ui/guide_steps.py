@@ -7,6 +7,8 @@ gh_more, gf_text, gf_send. One set of keys serves every step: go_to clears them 
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 import models
@@ -19,6 +21,9 @@ WIDGET_KEYS = ("gp_choice", "gp_number", "gf_text")
 EDIT = "_gp_edit"  # (guide id, step) whose predict answer the student is changing
 FAILED = "_answer_failed"  # set by a callback when an answer was not stored for the class
 MAX_FREE = 500
+# "Scroll to **A sweep**." / "滚动到**扫描实验**。": where a step's text sends the class, for the revealed answer
+_BELOW = (re.compile(r"[Ss]croll (?:down )?to (\*\*[^*]+\*\*|[^.:;]+)"),
+          re.compile(r"滚动到\s*(\*\*[^*]+\*\*|[^。，：；]+)"))  # fmt: skip
 
 
 def clear_widgets() -> None:
@@ -73,10 +78,19 @@ def _edit_predict(guide_id: str, index: int) -> None:
     st.session_state[EDIT] = (guide_id, index)
 
 
-def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> tuple[bool, object]:
-    """The question before the figure; True once the figure may be shown (answered, and revealed), and the
-    row holding its button (Answer, or Change my answer), where the hint button goes too."""
-    box.markdown(t("guides.predict.title", question=localized(predict.question, code)))
+def figure_below(step: Step, code: str) -> str | None:
+    """The part of the page the step's text sends the class to (a section's bold name, or "the bottom"), if any:
+    there is no anchor to scroll to, so a revealed answer names where its figure is."""
+    found = [m for pattern in _BELOW if (m := pattern.search(localized(step.text, code)))]
+    return found[0].group(1).strip() if found else None
+
+
+def predict(box, guide: Guide, index: int, predict: Predict, code: str, below: str | None = None) -> tuple:
+    """The question before the figure; True once the figure may be shown (answered, and revealed; a question
+    about the figure, `read`, shows it all along), and the row holding its button (Answer, or Change my
+    answer), where the hint button goes too."""
+    title = "guides.read.title" if predict.read else "guides.predict.title"
+    box.markdown(t(title, question=localized(predict.question, code)))
     given = answers.mine(guide.id, index, "predict")
     editing = st.session_state.get(EDIT) == (guide.id, index)
     if not given or editing:
@@ -90,7 +104,7 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> tuple
         row = box.container(horizontal=True)
         row.button(t("guides.predict.send"), key="gp_send", type="primary", icon=":material/send:",
                    on_click=_send_predict, args=(guide.id, index, predict))  # fmt: skip
-        return bool(given) and answers.revealed(guide.id, index, predict), row  # a revote keeps the figure
+        return predict.read or (bool(given) and answers.revealed(guide.id, index, predict)), row  # a revote keeps it
     last = given[-1]
     if not answers.revealed(guide.id, index, predict):
         box.info(t("guides.predict.waiting"), icon=":material/hourglass_top:")
@@ -104,11 +118,13 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str) -> tuple
         else:
             box.error(t("guides.predict.wrong", given=answer_text(predict, last, code), answer=right) + why,
                       icon=":material/cancel:")  # fmt: skip
+        if below and not predict.read:  # the figure appears under the step box, maybe far down the page
+            box.caption(":material/south: " + t("guides.predict.below", where=below))
         if predict.reveal == "teacher":
             box.caption(t("guides.predict.solo_teacher"))
     row = box.container(horizontal=True)
     row.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
-    return answers.revealed(guide.id, index, predict), row
+    return predict.read or answers.revealed(guide.id, index, predict), row
 
 
 # ----------------------------------------------------------------- goal
@@ -182,13 +198,11 @@ def draw(box, guide: Guide, index: int, step: Step, code: str) -> bool:
     """The step's checked parts in order; True when the page's figure may be drawn."""
     show, row = True, None
     if step.predict:
-        show, row = predict(box, guide, index, step.predict, code)
-    if step.hints and row is not None:  # its button beside the predict's
-        hints(box, guide, index, step, code, row)
+        show, row = predict(box, guide, index, step.predict, code, figure_below(step, code))
     if step.goal and show:  # the goal is about the figure: once it is visible
         goal(box, guide, index, step.goal, code)
-    if step.hints and row is None:  # a goal's hints under its task
-        hints(box, guide, index, step, code)
+    if step.hints and (show or not step.goal):  # a goal's hints under its task, with the figure they are about;
+        hints(box, guide, index, step, code, None if step.goal else row)  # a question's beside its button
     if step.free:
         free(box, guide, index, step, code)
     if st.session_state.pop(FAILED, False):

@@ -9,22 +9,23 @@ the OS path separator); a bad file gets a message naming the file and the line, 
 from __future__ import annotations
 
 import os
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
-from . import guide_format, guide_steps, shell
+from . import class_session, guide_format, guide_steps, shell
 from .guide_format import (  # noqa: F401  re-exported: the old home of the format
     MAX_STEPS,
     NOT_PRESET,
+    Closing,
     Free,
     Goal,
     Guide,
     GuideError,
     Predict,
-    Problem,
     Step,
-    examples,
     localized,
     parse,
 )
@@ -36,14 +37,54 @@ SHIPPED_DIR = Path(__file__).resolve().parents[1] / "guides"
 GUIDES_ENV = "ATTENTION_LAB_GUIDES"
 
 
+@dataclass(frozen=True)
+class Problem:
+    source: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}, line {self.line}: {self.message}" if self.line else f"{self.source}: {self.message}"
+
+
+def examples() -> list[str]:
+    """The example files in the format's docstring (runs of indented paragraphs, ui/guide_format.py), for the
+    Guided lessons page: the format is documented once, there."""
+    found: list[list[str]] = []
+    after_text = True
+    for para in (guide_format.__doc__ or "").split("\n\n"):
+        if para.startswith("    "):
+            if after_text:
+                found.append([])
+            found[-1].append(textwrap.dedent(para))
+        after_text = not para.startswith("    ")
+    return ["\n\n".join(parts) for parts in found]
+
+
 def folders() -> list[Path]:
     extra = [Path(p) for p in os.environ.get(GUIDES_ENV, "").split(os.pathsep) if p.strip()]
     return [SHIPPED_DIR, *extra]
 
 
 def load_all(dirs: list[Path], pages: set[str]) -> tuple[dict[str, Guide], list[Problem]]:
-    """Every readable guide by id (sorted by file name), and a Problem for each file that is not."""
-    return guide_format.load_all(dirs, pages, shipped=SHIPPED_DIR)
+    """Every readable guide by id (sorted by file name), and a Problem for each file that is not. A missing
+    folder is a problem, except the app's own (SHIPPED_DIR)."""
+    found, problems = {}, []
+    for folder in dirs:
+        if not folder.is_dir():
+            if folder != SHIPPED_DIR:
+                problems.append(Problem(str(folder), None, "no such folder"))
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                guide = parse(path.read_text(encoding="utf-8"), str(path), pages)
+            except GuideError as e:
+                problems.append(Problem(str(path), e.line, str(e)))
+            except (OSError, UnicodeDecodeError) as e:
+                problems.append(Problem(str(path), None, f"cannot be read ({e})"))
+            else:
+                found[guide.id] = guide
+    return found, problems
 
 
 # ----------------------------------------------------------------- in the app
@@ -76,6 +117,12 @@ def go_to(guide_id: str, index: int) -> None:
 
 def stop_guide() -> None:
     st.session_state["guide"], st.session_state["gstep"] = None, 0
+
+
+def to_lessons() -> None:
+    """on_click of the last lesson's closing step: the lesson ends and the list of lessons opens."""
+    stop_guide()
+    st.session_state["_goto"] = "guides"
 
 
 def apply_pending() -> None:
@@ -124,6 +171,8 @@ def bar(page: str, code: str) -> bool:
     box.markdown(localized(step.text, code))
     if step.question:
         box.info(t("guides.question", question=localized(step.question, code)), icon=":material/help:")
+    if step.closing:
+        closing(box, guide, step.closing, code)
     show = guide_steps.draw(box, guide, index, step, code)
     if not show:  # the page does not run: keep the step's own parameters in a copied link
         shell.track(*step.params)
@@ -136,3 +185,22 @@ def bar(page: str, code: str) -> bool:
     c3.button(t("guides.end"), icon=":material/close:", on_click=stop_guide, key="guide_end",
               use_container_width=True)  # fmt: skip
     return show
+
+
+def closing(box, guide: Guide, end: Closing, code: str) -> None:
+    """A lesson's last step: what was learnt, the next lesson (a button to start it, outside a class, whose
+    teacher leads) and the readings. Every text is the lesson files' Markdown, checked when they were read."""
+    bullets = lambda texts: "\n".join(f"- {localized(x, code)}" for x in texts)  # noqa: E731
+    box.markdown(t("guides.closing.learnt") + "\n\n" + bullets(end.learnt))
+    following = current_guides()[0].get(end.next) if end.next else None
+    in_class = class_session.in_class_for(guide.id) is not None
+    if following is not None:
+        box.markdown(t("guides.closing.next", title=localized(following.title, code)))
+        if not in_class:
+            box.button(t("guides.closing.start_next"), key="guide_next_lesson", type="primary",
+                       icon=":material/skip_next:", on_click=go_to, args=(following.id, 0))  # fmt: skip
+    elif end.next is None:
+        box.markdown(t("guides.closing.last"))
+        if not in_class:
+            box.button(t("guides.closing.all"), key="guide_all_lessons", icon=":material/school:", on_click=to_lessons)
+    box.markdown(t("guides.closing.readings") + "\n\n" + bullets(end.readings))

@@ -32,6 +32,13 @@ def t(key: str, **fields: object) -> str:
     return _in(lang(), key).format(**fields)
 
 
+def in_run_language():
+    """t bound to this run's language: for a format_func, which Streamlit (and AppTest) may call after the run, where
+    the session's language can no longer be read (a Chinese option then came back in English and matched nothing)."""
+    code = lang()
+    return lambda key, **fields: _in(code, key).format(**fields)
+
+
 def _in(code: str, key: str) -> str:
     entry = STRINGS[key]
     return entry.get(code, entry["en"])

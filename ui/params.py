@@ -25,6 +25,11 @@ DEFAULT_PROMPT = "the cats that the dog sees are happy ."
 DEFAULT_PROMPTS = {"en": DEFAULT_PROMPT, "zh": "小明说小红喜欢苹果。小明说小红喜欢"}
 
 
+# The Masks page's replacement word, one token of the toy vocabulary in each language: the English "dog" is three
+# letters to the toy tokenizer after a Chinese token (no leading space), and replaced 说 with "d" (issue 39).
+DEFAULT_WORDS = {"en": "dog", "zh": "猫"}
+
+
 def default_prompt(lang: str) -> str:
     return DEFAULT_PROMPTS.get(lang, DEFAULT_PROMPT)
 

@@ -66,13 +66,21 @@ CJK_CHAR = "[\u3400-\u9fff\uf900-\ufaff]"  # the Chinese numerals the encoder-de
 
 # Static CSS (never user text): larger type for a projector at the back of a room.
 PRESENTATION_CSS = """<style>
-html { font-size: 20px; }
+html { font-size: 18px; }
+/* The figure on the projector's first screen (issue 39): a smaller title and less space above it; the prompt and
+   its tokens large, as the figure is (figure_scale). */
+[data-testid="stMainBlockContainer"] { padding-top: 3.25rem; }
+[data-testid="stMain"] h1 { font-size: 1.75rem; padding-top: 0; }
+[data-testid="stMain"] [data-testid="stTextInput"] input { font-size: 1.35rem; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"] code { font-size: 1.15rem; }
 /* The page's text, not the sidebar's: there the longer page names were cut off. */
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.15rem; }
-/* Side-by-side columns stack: each figure gets the full width, so its cells and labels grow with the
-   larger fonts instead of shrinking to fit half a screen. */
-[data-testid="stHorizontalBlock"] { flex-direction: column; }
-[data-testid="stHorizontalBlock"] > [data-testid="stColumn"] { width: 100% !important; flex: 1 1 100% !important; }
+/* Side-by-side figures stack: each gets the full width, so its cells and labels grow with the larger fonts
+   instead of shrinking to fit half a screen. Rows of controls stay rows: stacked, they pushed the Explorer's
+   figure from 481 to 1,170 px on a 1366x768 projector, below the first screen (issue 39). */
+[data-testid="stHorizontalBlock"]:has(.js-plotly-plot) { flex-direction: column; }
+[data-testid="stHorizontalBlock"]:has(.js-plotly-plot) > [data-testid="stColumn"] {
+  width: 100% !important; flex: 1 1 100% !important; }
 </style>"""
 
 
@@ -176,7 +184,16 @@ def sidebar() -> state.Settings:
     st.html(BASE_CSS)
     if settings.present:
         st.html(PRESENTATION_CSS)
+    _fold_sidebar(settings.present)
     return settings
+
+
+def _fold_sidebar(present: bool) -> None:
+    """Presentation mode folds the sidebar away once (the projector gets the page's full width; its arrow opens it
+    again) and leaving it unfolds it; sent only when the mode changes, so a teacher's own opening stays."""
+    if st.session_state.get("_sidebar_folded", False) != present:
+        st.session_state["_sidebar_folded"] = present
+        st.set_page_config(initial_sidebar_state="collapsed" if present else "expanded")
 
 
 def _use_example(model: str) -> None:

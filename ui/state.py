@@ -9,7 +9,9 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from . import precision_keys
-from .params import PARAMS, SHARED, default_prompt
+from .params import DEFAULT_WORDS, PARAMS, SHARED, default_prompt
+
+BY_LANGUAGE = ("prompt", "word")  # defaults that follow the interface's language (until the student changes them)
 
 PRESENTATION_SCALE = 1.5  # figure and font scale on a projector
 
@@ -22,8 +24,8 @@ def ensure(name: str) -> None:
             st.session_state[name] = st.session_state["_prompt_kept"]
             return
         st.session_state[name] = default(name)
-        if name == "prompt":
-            st.session_state["_auto_prompt"] = st.session_state[name]
+        if name in BY_LANGUAGE:
+            st.session_state[f"_auto_{name}"] = st.session_state[name]
 
 
 def keep_prompt() -> None:
@@ -39,6 +41,8 @@ def default(name: str) -> object:
     is $ATTENTION_LAB_PRECISION's (ui/precision_keys.py)."""
     if name == "precision":
         return precision_keys.default_choice()
+    if name == "word":
+        return DEFAULT_WORDS.get(lang(), DEFAULT_WORDS["en"])
     return default_prompt(lang()) if name == "prompt" else PARAMS[name].default
 
 
@@ -48,6 +52,33 @@ def follow_language() -> None:
     ss = st.session_state
     if "_auto_prompt" in ss and ss.get("prompt") == ss["_auto_prompt"]:
         ss["prompt"] = ss["_auto_prompt"] = default_prompt(ss.get("lang", "en"))
+    if "_auto_word" in ss and ss.get("word") == ss["_auto_word"]:
+        ss["word"] = ss["_auto_word"] = DEFAULT_WORDS.get(ss.get("lang", "en"), DEFAULT_WORDS["en"])
+
+
+def _reassert(names) -> list[str]:
+    """Set each name's value again as the session's own; returns the names that took it (a widget already drawn in
+    this run refuses, and keeps its value anyway)."""
+    kept = []
+    for name in names:
+        if name in st.session_state:
+            with contextlib.suppress(StreamlitAPIException):
+                st.session_state[name] = st.session_state[name]
+                kept.append(name)
+    return kept
+
+
+def carry_across_pages(page: str) -> None:
+    """In a run that opens another page, before its widgets are drawn: the shared controls keep their values.
+
+    Streamlit names a widget by its key *and the page that draws it*, so the Explorer's Layer pills and the Masks
+    page's are two widgets under one key. After a page change the new page's widget registered with no value of its
+    own, the Explorer's value still under the key in session state: `layer` read 0 before the widget and None after
+    it, and 9 pages failed on `layer + 1` (issue 39). A value set through session state (as here) is what a widget
+    drawn next takes, whichever page draws it."""
+    if st.session_state.get("_page") != page:
+        _reassert(PARAMS)
+        st.session_state["_page"] = page
 
 
 def keep_values() -> None:
@@ -56,13 +87,7 @@ def keep_values() -> None:
     back to its default, and the segmented controls came back with nothing selected. Set again here, each
     value is the session's own and outlives the run; resend_kept() sends it with the widget next time. A
     widget already drawn in this run keeps its value anyway (and may not be set after it is drawn)."""
-    kept = []
-    for name in PARAMS:
-        if name in st.session_state:
-            with contextlib.suppress(StreamlitAPIException):
-                st.session_state[name] = st.session_state[name]
-                kept.append(name)
-    st.session_state["_kept"] = kept
+    st.session_state["_kept"] = _reassert(PARAMS)
 
 
 def resend_kept() -> None:

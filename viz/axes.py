@@ -113,6 +113,32 @@ def _tick_text(v: float) -> str:
     return f"{v:g}" if 1e-3 <= abs(v) < 1e5 else f"{v:.0e}".replace("e-0", "e-").replace("e+0", "e").replace("e+", "e")
 
 
+MIN_LOG_DECADES = 2  # a log axis spans at least this many powers of ten
+
+
+def log_span(values: np.ndarray) -> np.ndarray:
+    """The values a log axis is fitted to, stretched down to MIN_LOG_DECADES below the largest.
+
+    A log axis magnifies small ratios when its range is narrow: Translate's bars of 0.999997 to 1.0000003 (all
+    labelled "1") were drawn at wildly different heights on an axis spanning 6e-7 of a decade (issue 39). With the
+    bottom of the axis at least two decades down, 0.99 and 1 stand at the same height, as their ratio says; values
+    that already span more keep their own range. Pass the result to log_ticks and log_range."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size == 0:
+        return v
+    return np.append(v, min(v.min(), v.max() / 10.0**MIN_LOG_DECADES))
+
+
+def log_range(values: np.ndarray) -> list[float] | None:
+    """[lo, hi] in log10 units for a log axis over log_span(values), with 5% room at each end."""
+    v = log_span(values)
+    if v.size == 0:
+        return None
+    lo, hi = math.log10(v.min()), math.log10(v.max())
+    return [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)]
+
+
 def log_ticks(values: np.ndarray, at_values: bool = False) -> dict:
     """Tick positions for a log axis over these values, as plain numbers.
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from viz.axes import GRID, log_position, log_ticks
+from viz.axes import GRID, log_position, log_range, log_span, log_ticks
 from viz.check import check_index, check_vector
 from viz.labels import escape, number_text
 from viz.palette import BAR, HIGHLIGHT, MUTED, base_layout
@@ -121,7 +121,8 @@ def bars(
     yaxis = dict(title=dict(text=escape(y_title)), rangemode="tozero", gridcolor=GRID)
     if log_y:
         shown = [v, list(y_range or ())] + ([reference] if reference is not None else [])
-        yaxis = dict(yaxis, type="log", rangemode="normal", **log_ticks(np.concatenate(shown)))
+        yaxis = dict(yaxis, type="log", rangemode="normal", **log_ticks(log_span(np.concatenate(shown))))
+        yaxis["range"] = log_range(np.concatenate(shown))
     if y_range is not None:
         yaxis["range"] = [log_position(r, log_y, "y_range") for r in y_range]
     spec.update_layout(

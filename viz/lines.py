@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from viz.axes import GRID, legend_below, log_position, log_ticks, positive_only
+from viz.axes import GRID, legend_below, log_position, log_range, log_span, log_ticks, positive_only
 from viz.check import check_vector
 from viz.labels import escape
 from viz.palette import INK, MUTED, base_layout, font_size, head_color, rgba
@@ -155,7 +155,8 @@ def lines(
         ys = [check_vector(s.y, xs.size, "y") for s in series] + [
             check_vector(b, xs.size, "band") for s in series for b in (s.low, s.high) if b is not None
         ]
-        yaxis.update(log_ticks(np.concatenate([*ys, [v for v, _ in hlines], list(y_range or ())])))
+        shown = np.concatenate([*ys, [v for v, _ in hlines], list(y_range or ())])
+        yaxis.update(log_ticks(log_span(shown)), range=log_range(shown))
     if log_x:
         xaxis.update(log_ticks(np.concatenate([xs, [v for v, _ in vlines], [current] if current else []]), True))
     if y_range is not None:

@@ -1,12 +1,15 @@
 """“Add a model…” in a real Chromium: a tiny Qwen3 downloaded by its Hub id from a local server that answers the
 Hub's endpoints (tests/hub_server.py, through the real huggingface_hub in the app's child process), the progress
 bar, then the Explorer drawing it; Cancel ends a slow download and nothing half-downloaded is listed. English and
-Chinese. With SHOTS=1 in the environment, screenshots go to /tmp/shots-e2e/ (never committed).
+Chinese. Through the real HAProxy as `make replicas` runs it, a student's browser gets no download at all. With
+SHOTS=1 in the environment, screenshots go to /tmp/shots-e2e/ (never committed).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.hub_server import HubServer
 from tests.models.hf.tiny import build
+from ui.fetch_panel import DOWNLOADS_ENV
 
 from .conftest import new_page, serve
 from .test_real_models import FIRST_DRAW_MS, TICKS, no_traceback, picker_options, shot
@@ -115,16 +119,34 @@ def test_cancel_ends_a_slow_download_and_lists_nothing_half_done(browser, hub_ap
     hub.bytes_per_second = None
 
 
-def test_downloads_are_off_for_a_browser_that_is_not_local(browser, hub_app, tmp_path: Path) -> None:
-    """Behind a proxy (X-Forwarded-For) the panel says downloads are off and offers no Hub box."""
-    base, _, _ = hub_app
-    context = browser.new_context(base_url=base, extra_http_headers={"X-Forwarded-For": "10.1.2.3"})
-    try:
-        page = context.new_page()
-        page.goto(f"{base}/explorer")
-        side = page.get_by_test_id("stSidebar")
-        side.get_by_text(TEXT["en"]["open"]).click()
-        expect(side.get_by_text("Downloads from the page are off here", exact=False)).to_be_visible()
-        expect(side.get_by_label(TEXT["en"]["repo"])).to_have_count(0)
-    finally:
-        context.close()
+@pytest.fixture(scope="module")
+def proxied(chromium_path: str, tmp_path_factory: pytest.TempPathFactory):
+    """One replica behind the real HAProxy, as `make replicas` starts them (deploy/replicas.py)."""
+    if not (shutil.which("haproxy") or Path("/usr/sbin/haproxy").exists()):
+        pytest.skip("haproxy is not installed: `make browser` installs Debian's")
+    from deploy.replicas import Replicas
+
+    tmp = tmp_path_factory.mktemp("replicas")
+    env = {k: v for k, v in os.environ.items() if k != DOWNLOADS_ENV}  # the default: decided per browser
+    env.update(ATTENTION_LAB_DB=f"sqlite:///{tmp / 'classes.sqlite3'}", HOME=str(tmp))
+    with Replicas(1, log_dir=tmp / "logs", env=env) as r:
+        yield r
+
+
+def test_downloads_are_off_through_haproxy_and_on_at_the_replica_itself(browser, proxied) -> None:
+    """Through the proxy (its X-Forwarded-For, the replica on loopback) the panel says downloads are off and
+    offers no Hub box; the same replica opened on its own port (the teacher at the server) offers it."""
+    direct = f"http://127.0.0.1:{proxied.servers['r1']}"
+    for base, off in ((proxied.url, True), (direct, False)):
+        with new_page(browser, base) as page:
+            page.goto(f"{base}/explorer")
+            side = page.get_by_test_id("stSidebar")
+            side.get_by_text(TEXT["en"]["open"]).click()
+            sentence = side.get_by_text("Downloads from the page are off here", exact=False)
+            box, check = side.get_by_label(TEXT["en"]["repo"]), side.get_by_role("button", name=TEXT["en"]["check"])
+            expect(sentence if off else box).to_be_visible(timeout=30_000)
+            for gone in (box, check, side.get_by_role("button", name=DOWNLOAD)) if off else (sentence,):
+                expect(gone).to_have_count(0)
+            if not off:
+                expect(check).to_be_visible()
+            no_traceback(page)

@@ -28,7 +28,7 @@ def test_head_role_reads_the_selected_heads_score(decoder):
     best, worst = np.unravel_index(scores.argmax(), scores.shape), np.unravel_index(scores.argmin(), scores.shape)
     top = check("head_role", {"role": "previous_token"}, state(layer=int(best[0]), head=int(best[1])))
     assert top.reached and scores[best] >= 0.4  # the role's own threshold
-    assert f"L{best[0] + 1}H{best[1] + 1}" in top.detail and f"{scores[best]:.2f}" in top.detail
+    assert f"Layer {best[0] + 1}, head {best[1] + 1}: its previous token score is {scores[best]:.2f}" in top.detail
     low = check("head_role", {"role": "previous_token", "min": 0.4}, state(layer=int(worst[0]), head=int(worst[1])))
     assert not low.reached and f"{scores[worst]:.2f}" in low.detail and "0.40" in low.detail
 
@@ -52,7 +52,8 @@ def test_prompt_changes_position_counts_the_outputs_before_the_change(decoder):
     both = check("prompt_changes_position", {"mask": "bidirectional", "min_before": 3}, here)
     assert both.reached and f"{pos} of the {pos} positions" in both.detail
     assert not check("prompt_changes_position", {"mask": "bidirectional", "max_before": 0}, here).reached
-    assert not check("prompt_changes_position", {"mask": "causal", "min_pos": 5}, here).reached  # too early
+    early = check("prompt_changes_position", {"mask": "causal", "min_pos": 5}, here)
+    assert not early.reached and "Pick position 5 or later" in early.detail  # too early: where to go, not a count
     same = decoder.run(DEFAULT_PROMPT).tokens[pos].lstrip("␣")
     unchanged = check("prompt_changes_position", {"mask": "causal"}, state(pos=pos, word=same))
     assert not unchanged.reached and "different word" in unchanged.detail
@@ -66,7 +67,7 @@ def test_rank_below_n_is_the_rank_pages_numerical_rank(decoder):
         report = analysis.rank_report(tr.scores["decoder.self"][layer, head], np.dtype(dtype), None)
         out = check("rank_below_n", {"precision": dtype}, state(prompt=text, layer=layer, head=head, dtype=dtype,
                                                                   tol="auto"))  # fmt: skip
-        assert f"numerical rank {report.numerical_rank} of {report.n}" in out.detail
+        assert f"numerical rank {report.numerical_rank} for {report.n} tokens" in out.detail
         assert out.reached == (report.numerical_rank < report.n)
     assert out.reached  # this head loses rank at both precisions on 55 tokens
     full = analysis.rank_report(decoder.run(DEFAULT_PROMPT, mask="causal").scores["decoder.self"][0, 0],
@@ -85,7 +86,9 @@ def test_rank_below_n_is_the_rank_pages_numerical_rank(decoder):
 def test_param_is_compares_as_the_app_parses():
     assert check("param_is", {"name": "layer", "value": 2}, state(layer=1)).reached  # files count from 1
     miss = check("param_is", {"name": "layer", "value": 2}, state(layer=0))
-    assert not miss.reached and miss.detail == "layer is 1 (2 needed)"
+    assert not miss.reached and miss.detail == "1 now; the goal is 2."
+    model = check("param_is", {"name": "model", "value": "encoder"}, state(model="decoder"))
+    assert model.detail == "Decoder-only (GPT-style) now; the goal is Encoder-only (BERT-style)."  # as the sidebar
     assert check("param_is", {"name": "dtype", "value": "float32"}, state(dtype="float32")).reached
     assert not check("param_is", {"name": "dtype", "value": "float32"}, state()).reached  # the default, float64
 
@@ -94,7 +97,7 @@ def test_prompt_tokens_counts_with_the_models_tokenizer(decoder):
     n = len(decoder.tokenizer.encode(DEFAULT_PROMPT))
     assert check("prompt_tokens", {"min": n, "max": n}, state()).reached
     out = check("prompt_tokens", {"min": n + 1}, state())
-    assert not out.reached and out.detail.startswith(f"The prompt has {n} tokens (≥ {n + 1} needed)")
+    assert not out.reached and out.detail == f"The prompt has {n} tokens; the goal is at least {n + 1}."
 
 
 def test_attention_at_reads_the_weight_between_two_typed_words():
@@ -106,7 +109,7 @@ def test_attention_at_reads_the_weight_between_two_typed_words():
     best = np.unravel_index(int(share.argmax()), share.shape)
     here = state(model="encoder", layer=int(best[0]), head=int(best[1]))
     top = check("attention_at", {"query": "cats", "key": "are", "min": float(share.max()) - 0.01}, here)
-    assert top.reached and f"{share.max():.2f}" in top.detail and "␣cats → ␣are" in top.detail
+    assert top.reached and f"␣cats gives {share.max():.2f} of its attention to ␣are" in top.detail
     assert check("attention_at", {"query": "␣CATS", "key": "␣are", "min": float(share.max()) - 0.01}, here).reached
     for layer, head in np.ndindex(share.shape):  # only the best head reaches its own weight
         out = check("attention_at", {"query": "cats", "key": "are", "min": float(share.max())},
@@ -130,7 +133,7 @@ def test_attention_at_follows_the_decoders_mask(decoder):
     i, j = tr.tokens.index("␣are"), tr.tokens.index("␣cats")
     weight = float(tr.attention["decoder.self"][1, 2, i, j])
     out = check("attention_at", {"query": "are", "key": "cats", "min": weight}, state(layer=1, head=2))
-    assert out.reached and f"L2H3: ␣are → ␣cats weight {weight:.2f}" in out.detail
+    assert out.reached and f"Layer 2, head 3: ␣are gives {weight:.2f} of its attention to ␣cats" in out.detail
 
 
 def test_attention_at_refuses_bad_arguments():

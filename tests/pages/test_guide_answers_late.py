@@ -1,4 +1,4 @@
-"""The shipped lessons 09-14 (and 03's lab goal, which trains): their predict answers recomputed on the live
+"""The shipped lessons 08-14 (and 03's lab goal, which trains): their predict answers recomputed on the live
 models (MiniLM, the toy models) and the pages' own code, and their goals reached only in the asked state
 (helpers: test_guide_answers.py)."""
 
@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+import models
+from models import analysis, catalog, scaling
 from tests.pages.test_guide_answers import (
     assert_choice,
     assert_number,
@@ -19,7 +21,57 @@ from tests.pages.test_guide_answers import (
     step,
 )
 from ui import loaders as L
-from ui.params import DEFAULT_PROMPT
+from ui.params import DEFAULT_PROMPT, LAB_DEFAULTS
+
+# ---------------------------------------------------------------- 08 the modern block
+
+
+def lab(**changes) -> models.ModelConfig:
+    from lessons.lab_controls import lab_config
+
+    return lab_config(dict(LAB_DEFAULTS["a"], **changes), L.get_model("decoder").config.vocab_size)
+
+
+def test_08_the_lab_counts():
+    a = lab()
+    ffn = models.build(a).net.decoder[0].ffn
+    assert_number("08", 1, sum(isinstance(m, torch.nn.Linear) for m in ffn.modules()))
+    b = lab(norm_position="post", norm="layernorm")
+    norms = (analysis.parameter_counts(a)["norms"] // a.d_model, analysis.parameter_counts(b)["norms"] // b.d_model)
+    assert_choice("08", 2, choice_index("08", 2, f"A {norms[0]}, B {norms[1]}"))
+    gelu = analysis.parameter_counts(lab(activation="gelu"))["ffn"]
+    assert_number("08", 3, analysis.parameter_counts(a)["ffn"] / gelu)
+    moe = lab(n_experts=8, experts_top_k=2)
+    total, active = analysis.parameter_counts(moe)["ffn"], analysis.parameter_counts(moe, active=True)["ffn"]
+    assert_number("08", 5, active / total)
+    assert_why_says("08", 5, f"{active:,}".replace(",", " "), f"{total:,}".replace(",", " "))
+
+
+def test_08_goals_on_the_lab_and_the_size_page():
+    assert goal("08", 4, a_n_kv_heads=1).reached and not goal("08", 4).reached
+    assert goal("08", 6, kv_dtype="int8").reached and not goal("08", 6).reached
+
+
+def test_08_the_kv_cache_at_128k_outgrows_the_weights():
+    llama = catalog.BY_NAME["Llama-3.1-8B"]
+    cache = catalog.kv_cache_bytes_per_token(llama.config, "bfloat16") * 128_000 / 2**30
+    weights = catalog.total(llama) * 2 / 2**30
+    assert cache > weights
+    assert state_of("08", 6, "kv_ctx") == 128_000  # the reveal shows the length the question asks about
+    assert_choice("08", 6, choice_index("08", 6, f"About {cache:.1f} GiB"))
+    assert_why_says("08", 6, f"{cache:.1f} GiB", f"{weights:.1f} GiB")
+    int8 = catalog.kv_cache_bytes_per_token(llama.config, "int8") * 128_000 / 2**30
+    done = step("08", 6).goal.done
+    assert all(f"{int8:.1f} GiB" in done[lang] and f"{cache:.1f} GiB" in done[lang] for lang in ("en", "zh"))
+
+
+def test_08_chinchilla_keeps_tokens_per_parameter():
+    kn, kd = scaling.budget_growth(10, "kaplan")
+    cn, cd = scaling.budget_growth(10, "chinchilla1")
+    assert abs(cn - cd) < 1e-9 and kn > kd
+    assert_choice("08", 7, choice_index("08", 7, "Chinchilla"))
+    assert_why_says("08", 7, f"{kn:.1f}", f"{kd:.1f}", f"{cn:.1f}")
+
 
 # ---------------------------------------------------------------- 09 attention sinks
 
@@ -48,7 +100,9 @@ def test_09_the_cls_sink_carries_little():
 
 def test_09_no_head_keeps_half_of_its_output_on_cls():
     _, _, _, weight, norm = minilm_sinks()
-    assert_number("09", 3, int((norm >= 0.5).sum()))
+    assert int((norm >= 0.5).sum()) == 0 and state_of("09", 3, "weighting") == "norm"  # the reveal: value-weighted
+    assert_choice("09", 3, choice_index("09", 3, "None"))
+    assert f"{int((weight >= 0.5).sum())} of the 72 heads" in predict("09", 3).question["en"]
     top = np.unravel_index(int(norm.argmax()), norm.shape)
     assert_why_says("09", 3, str(int((weight >= 0.5).sum())), f"{norm.max():.0%}")
     assert f"layer {top[0] + 1}, head {top[1] + 1}" in predict("09", 3).why["en"]
@@ -68,6 +122,7 @@ def test_10_the_unnamed_head_is_closest_to_previous_token():
     from ui.head_loaders import head_roles
 
     scores = head_roles("decoder", "trained")
+    assert (state_of("10", 1, "layer"), state_of("10", 1, "head")) == (0, 3)  # its scores are in view
     gaps = {role: ROLE_THRESHOLDS[role] - float(scores[role][0, 3]) for role in ROLES}
     assert all(gap > 0 for gap in gaps.values())  # no role: every score below its bar
     closest = min(gaps, key=gaps.get)
@@ -151,9 +206,8 @@ def test_13_dynamic_masks_cover_more_and_t5_reads_fewer():
         seen[kind] = (len({tuple(i) for i, _ in masks}), objectives.coverage(masks))
     n = sum(i not in tok.special_ids for i in ids)
     (dm, dc), (sm, sc) = seen["dynamic"], seen["static"]
-    assert_choice(
-        "13", 1, choice_index("13", 1, f"Dynamic: {dm} masks, {dc} of {n} positions; static: {sm} masks, {sc} of {n}")
-    )
+    assert dm > 2 * sm and sm == 10 and dc == n and sc < n
+    assert_choice("13", 1, choice_index("13", 1, "Dynamic: far more than 10 masks, and every position"))
     assert_why_says("13", 1, str(dm), f"{sm} ", f"{sc} ")
     ids, _ = enc.source_ids(state_of("13", 3, "prompt"))
     tokens = tok.token_strs(ids[1:-1])

@@ -87,10 +87,13 @@ def test_an_old_style_file_loads_as_before():
 
 
 def test_the_documented_examples_parse():
-    plain, checked = guide_format.examples()
-    guide = guide_format.parse(plain + "\n\n" + checked, "example.toml", PAGES)
+    plain, checked, closing = guides.examples()
+    guide = guide_format.parse(plain + "\n\n" + checked + "\n\n" + closing, "example.toml", PAGES)
     assert guide.steps[1].predict.answer == 1 and guide.steps[1].goal.check == "head_role" and guide.steps[1].free
     assert guide.steps[1].predict.reveal == "teacher" and len(guide.steps[1].hints) == 2
+    end = guide.steps[2]  # no page: it stays on the step before's page and state
+    assert end.closing.next == "02-qkv-soft-lookup" and len(end.closing.learnt) == 2 and len(end.closing.readings) == 1
+    assert (end.page, end.params) == (guide.steps[1].page, guide.steps[1].params) and end.text == {}
 
 
 def test_every_shipped_guide_loads():

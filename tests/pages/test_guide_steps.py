@@ -168,11 +168,11 @@ def test_a_goal_is_reached_when_the_state_changes_and_recorded_once(lesson):
     lesson()
     at = start(step=2)
     assert at.get("plotly_chart")  # no predict: the page is drawn
-    assert any("Not yet: layer is 1 (2 needed)" in v for v in texts(at, "caption")), texts(at, "caption")
+    assert any("Not yet: 1 now; the goal is 2." in v for v in texts(at, "caption")), texts(at, "caption")
     assert at.session_state["_answers"].get(("checked", 2, "goal")) is None
     at.session_state["layer"] = 1
     at.run()
-    assert any(v == "Reached: layer is 2 (2 needed)" for v in texts(at, "success"))
+    assert any(v == "Reached: 2 now; the goal is 2." for v in texts(at, "success"))
     assert any("Well done." in v for v in texts(at, "markdown"))
     at.run()
     assert len(at.session_state["_answers"][("checked", 2, "goal")]) == 1
@@ -217,8 +217,8 @@ def test_a_goal_follows_the_masks_pages_own_count(tmp_path: Path, monkeypatch):
         causal, bidirectional = [v for v in texts(at, "caption") if v.startswith("Positions before the change")]
         assert causal.endswith("0 of 4.") and bidirectional.endswith("4 of 4.")  # the page's own count
         assert any(
-            v == "Reached: Bidirectional: 4 of the 4 positions before position 4 changed their output "
-            "(≥ 4 needed, at position ≥ 1)"
+            v == "Reached: Bidirectional mask: you changed the token at position 4; 4 of the 4 positions before "
+            "it changed their output (the goal: at least 4)."
             for v in texts(at, "success")
         ), texts(at, "success")
     finally:

@@ -156,12 +156,12 @@ def test_the_sinks_guide_opens_every_step_with_both_shares():
     """09-attention-sinks: each step's page draws, on the model and view it names; the sinks notice gives the
     weight share and the value-weighted share its text asks the class to compare."""
     guide = guides.load_all([guides.SHIPPED_DIR], PAGES)[0]["09-attention-sinks"]
-    assert len(guide.steps) == 5
+    assert len(guide.steps) == 6  # five on the sinks, then the closing step on the last one's page
     at = open_app("guides")
     at.button(key=f"start_{guide.id}").click().run()
     for index, step in enumerate(guide.steps):
         assert not at.exception
-        assert f"step {index + 1} of 5" in bar_caption(at)
+        assert f"step {index + 1} of 6" in bar_caption(at)
         answer(at, step.page)
         assert at.session_state["weighting"] == step.params["weighting"]
         assert at.session_state["model"] == step.params["model"]

@@ -9,11 +9,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "权重和分词器），存入 Hugging Face 缓存。",
     },
     "fetch.off": {
-        "en": "Downloads from the page are off here: this browser is not on the server's own machine, and a student "
-        "must not fill a class server's disk. The teacher can run `{cmd}` on the server, or start it with "
-        "`{env}=1`.",
-        "zh": "此处不能从页面下载：这个浏览器不在服务器本机上，学生不应占满课堂服务器的磁盘。教师可以在服务器上运行 "
-        "`{cmd}`，或用 `{env}=1` 启动应用。",
+        "en": "Downloads from the page are off here: this browser is not on the server's own machine (it comes over "
+        "the network or through a proxy), and a student must not fill a class server's disk. The teacher can run "
+        "`{cmd}` on the server, or start it with `{env}=1`.",
+        "zh": "此处不能从页面下载：这个浏览器不在服务器本机上（经网络或代理访问），学生不应占满课堂服务器的磁盘。"
+        "教师可以在服务器上运行 `{cmd}`，或用 `{env}=1` 启动应用。",
     },
     "fetch.repo": {"en": "Hub id (org/name)", "zh": "模型名称（组织/名称）"},
     "fetch.revision": {"en": "Revision (optional)", "zh": "版本（可选）"},
@@ -24,9 +24,23 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "fetch.check": {"en": "Check size", "zh": "检查大小"},
     "fetch.checking": {"en": "Asking the Hub about {repo}…", "zh": "正在向 Hub 查询 {repo}……"},
-    "fetch.check_timeout": {
-        "en": "The Hub did not answer within {s} s. Check the network, or set HF_ENDPOINT to a mirror.",
-        "zh": "Hub 在 {s} 秒内没有应答。请检查网络，或把 HF_ENDPOINT 设为镜像站。",
+    "fetch.network": {
+        "en": "The server cannot reach Hugging Face, where models are downloaded from (in China it is often "
+        "blocked). Ask the person who runs the server to stop it and start it again through a mirror: "
+        "`HF_ENDPOINT=https://<mirror> make run`, e.g. `HF_ENDPOINT={mirror} make run` (`{mirror}` is a mirror "
+        "commonly used in China). Models already downloaded still work.",
+        "zh": "服务器连不上 Hugging Face（下载模型的网站，在国内常被屏蔽）。请让运行服务器的人先停止服务器，再通过"
+        "镜像站重新启动：`HF_ENDPOINT=https://<镜像站> make run`，例如 `HF_ENDPOINT={mirror} make run`"
+        "（`{mirror}` 是国内常用的镜像站）。已经下载的模型仍可照常使用。",
+    },
+    "fetch.network_detail": {
+        "en": "For the administrator: the server tried {endpoint} and failed ({why}). HF_ENDPOINT is read only when "
+        "the server starts (`make run`, `make replicas`, the container's environment), so changing it needs a "
+        "restart; a mirror may also need `HF_HUB_DISABLE_XET=1`. `python -m models.fetch org/name` on the server "
+        "shows the same error in a shell.",
+        "zh": "给管理员：服务器尝试连接 {endpoint}，失败（{why}）。HF_ENDPOINT 只在服务器启动时读取（`make run`、"
+        "`make replicas` 或容器的环境变量），修改后须重启；有的镜像站还需要 `HF_HUB_DISABLE_XET=1`。在服务器上运行 "
+        "`python -m models.fetch org/name` 可在终端里看到同样的错误。",
     },
     "fetch.check_failed": {
         "en": "The check ended without a result. Run `python -m models.fetch org/name --check` on the server to see why.",

@@ -28,14 +28,21 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "guides.write_checked": {
         "en": "A step can also ask something that is checked or recorded: **predict** asks before the page's "
-        "figure is shown (choices, or a number with a tolerance) and then shows the right answer and why; "
+        "figure is shown (choices, or a number with a tolerance) and then shows the right answer and why "
+        "(with `read = true` it asks about the figure, which stays visible); "
         "**goal** names a check that watches the app live until the student has brought it into a state; "
         "**hints** are shown one at a time; **free** asks for a short written answer, not graded. "
         "A text may use Markdown but no HTML and no `javascript:` links (write a token such as `<s>` in backticks):",
         "zh": "一步还可以提出会被检查或记录的问题：**predict**（预测）在页面的图出现之前提问（选择题，或带容差的数值题），"
-        "回答后显示正确答案和原因；**goal**（目标）指定一个检查，实时观察应用，直到学生把它调到某种状态；"
+        "回答后显示正确答案和原因（写 `read = true` 时，它针对图提问，图一直可见）；**goal**（目标）指定一个检查，实时观察应用，直到学生把它调到某种状态；"
         "**hints**（提示）逐条显示；**free**（自由回答）请学生写一句简短的回答，不评分。"
         "文本可以用 Markdown，但不能含 HTML 或 `javascript:` 链接（像 `<s>` 这样的词元请写在反引号里）：",
+    },
+    "guides.write_closing": {
+        "en": "A lesson ends on a **closing** step: two to four points the class learnt, the next lesson (its file "
+        "name) and one to three readings. Without a `page` it stays on the page of the step before:",
+        "zh": "一门课程以**收尾**步骤结束：两到四条本课要点、下一课（它的文件名）以及一到三篇延伸阅读。"
+        "不写 `page` 时，它停留在上一步的页面上：",
     },
     "guides.write_checks": {
         "en": "The checks a goal can name: `head_role` (`role` = previous_token, induction, duplicate_token, "
@@ -57,8 +64,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "guides.role.first_token": {"en": "first token", "zh": "首词元"},
     "guides.role.diffuse": {"en": "diffuse", "zh": "弥散"},
     "guides.goal.head_role": {
-        "en": "L{layer}H{head}: {role} score {score} (≥ {min} needed)",
-        "zh": "L{layer}H{head}：{role}得分 {score}（需要 ≥ {min}）",
+        "en": "Layer {layer}, head {head}: its {role} score is {score}; the goal needs at least {min}.",
+        "zh": "第 {layer} 层第 {head} 个头：它的{role}得分是 {score}；目标需要至少 {min}。",
     },
     "guides.goal.no_prompt": {"en": "Type a prompt first.", "zh": "请先输入一段文本。"},
     "guides.goal.change_none": {
@@ -66,23 +73,34 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "请在“掩码”页面底部为位置 {pos} 输入一个不同的词。",
     },
     "guides.goal.change": {
-        "en": "{mask}: {moved} of the {n} positions before position {pos} changed their output ({want} needed, "
-        "at position ≥ {min_pos})",
-        "zh": "{mask}：位置 {pos} 之前的 {n} 个位置中有 {moved} 个输出改变（需要 {want} 个，且位置 ≥ {min_pos}）",
+        "en": "{mask} mask: you changed the token at position {pos}; {moved} of the {n} positions before it "
+        "changed their output (the goal: {want}).",
+        "zh": "{mask}：你改动了位置 {pos} 的词元；它之前的 {n} 个位置中有 {moved} 个的输出变了（目标：{want}）。",
     },
+    "guides.goal.change_early": {
+        "en": "You are changing the token at position {pos}. Pick position {min_pos} or later, so that there are "
+        "enough positions before it to watch.",
+        "zh": "你改动的是位置 {pos} 的词元。请选择位置 {min_pos} 或更靠后，这样它前面有足够多的位置可以观察。",
+    },
+    "guides.want.none": {"en": "none", "zh": "0 个"},
+    "guides.want.at_least": {"en": "at least {lo}", "zh": "至少 {lo} 个"},
+    "guides.want.exactly": {"en": "exactly {lo}", "zh": "恰好 {lo} 个"},
+    "guides.want.between": {"en": "{lo} to {hi}", "zh": "{lo} 到 {hi} 个"},
     "guides.goal.rank": {
-        "en": "L{layer}H{head}, {mask}, {dtype}: numerical rank {rank} of {n} (needed: below {n} in {precision})",
-        "zh": "L{layer}H{head}，{mask}，{dtype}：数值秩 {rank} / {n}（需要：在 {precision} 下低于 {n}）",
+        "en": "Layer {layer}, head {head}, {mask} mask, in {dtype}: numerical rank {rank} for {n} tokens. The goal: "
+        "a rank below {n}, in {precision}.",
+        "zh": "第 {layer} 层第 {head} 个头，{mask}，{dtype}：{n} 个词元的数值秩为 {rank}。目标：在 {precision} 下秩低于 {n}。",
     },
     "guides.goal.rank_short": {"en": "The prompt needs at least {k} tokens.", "zh": "输入至少需要 {k} 个词元。"},
-    "guides.goal.param": {"en": "{name} is {have} ({want} needed)", "zh": "{name} 当前为 {have}（需要 {want}）"},
+    "guides.goal.param": {"en": "{have} now; the goal is {want}.", "zh": "现在是 {have}；目标是 {want}。"},
     "guides.goal.tokens": {
-        "en": "The prompt has {n} tokens ({want} needed)",
-        "zh": "输入有 {n} 个词元（需要 {want} 个）",
+        "en": "The prompt has {n} tokens; the goal is {want}.",
+        "zh": "输入有 {n} 个词元；目标是{want}。",
     },
     "guides.goal.attention": {
-        "en": "L{layer}H{head}: {query} → {to} weight {weight} (≥ {min} needed)",
-        "zh": "L{layer}H{head}：{query} → {to} 的权重 {weight}（需要 ≥ {min}）",
+        "en": "Layer {layer}, head {head}: {query} gives {weight} of its attention to {to}; the goal needs at "
+        "least {min}.",
+        "zh": "第 {layer} 层第 {head} 个头：{query} 把 {weight} 的注意力给了 {to}；目标需要至少 {min}。",
     },
     "guides.goal.no_token": {
         "en": "The prompt has no token “{token}” (a word the tokenizer cuts in pieces names none).",
@@ -109,6 +127,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "guides.goal.reached": {"en": "Reached: {detail}", "zh": "已达成：{detail}"},
     "guides.goal.not_yet": {"en": "Not yet: {detail}", "zh": "尚未达成：{detail}"},
     "guides.predict.title": {"en": "**Predict first:** {question}", "zh": "**先预测**：{question}"},
+    "guides.read.title": {"en": "**Read the figure:** {question}", "zh": "**读图**：{question}"},
+    "guides.closing.learnt": {"en": "**What you learnt**", "zh": "**本课要点**"},
+    "guides.closing.next": {"en": "**Next lesson:** {title}", "zh": "**下一课**：{title}"},
+    "guides.closing.start_next": {"en": "Start the next lesson", "zh": "开始下一课"},
+    "guides.closing.last": {
+        "en": "This is the last lesson of the series.",
+        "zh": "这是本系列的最后一课。",
+    },
+    "guides.closing.all": {"en": "All lessons", "zh": "全部课程"},
+    "guides.closing.readings": {"en": "**To read**", "zh": "**延伸阅读**"},
     "guides.predict.pick": {"en": "Your answer", "zh": "你的答案"},
     "guides.predict.number": {"en": "Your answer (a number)", "zh": "你的答案（一个数）"},
     "guides.predict.send": {"en": "Answer", "zh": "回答"},
@@ -123,6 +151,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "{answer}（± {tolerance} 以内算对）",
     },
     "guides.predict.why": {"en": "**Why:** {why}", "zh": "**原因**：{why}"},
+    "guides.predict.below": {
+        "en": "The figure for this answer is further down the page: scroll to {where}.",
+        "zh": "这个答案对应的图在页面下方：请滚动到{where}。",
+    },
     "guides.predict.solo_teacher": {
         "en": "In a class the teacher reveals this answer after a vote; on your own it is shown right away.",
         "zh": "在课堂上，这个答案会在投票后由老师揭晓；自己学习时会立即显示。",

@@ -17,6 +17,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Some link parameters were not understood and were ignored (defaults used): {params}",
         "zh": "链接中的部分参数无法识别，已忽略（使用默认值）：{params}",
     },
+    "shell.page_failed": {
+        "en": "This page could not be drawn. Pick another page in the sidebar, or reload this one; the server's log has the details for whoever runs it.",
+        "zh": "本页无法显示。请在侧边栏选择其他页面，或刷新本页；详细错误已记入服务器日志，供管理员查看。",
+    },
     "shell.url.out_of_range": {
         "en": "{name} {value} does not exist in this model ({n} in all); showing the first.",
         "zh": "该模型没有第 {value} 个 {name}（共 {n} 个）；显示第一个。",
