@@ -58,11 +58,13 @@ browser: $(BROWSER)
 # MALLOC_ARENA_MAX=2: Streamlit runs each rerun in a new thread, and glibc gave threads their own
 # malloc arenas: the server's memory crept up under a class's load (bench/load.py, 5 min, 40
 # sessions: +17% with the default, flat with 2 arenas, at the same speed). Also in the Dockerfile.
-run: setup  ## serve the app on http://localhost:8501 with the shipped models
-	MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py --server.port 8501 --server.headless true --browser.gatherUsageStats false
+# The port `make run` and `make dev` serve on: `make run PORT=8080` when 8501 is taken or a firewall allows another.
+PORT ?= 8501
+run: setup  ## serve the app on http://localhost:$(PORT) (default 8501; `make run PORT=8080`) with the shipped models
+	MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
 dev: setup  ## as `make run`, reloading the page when a source file is saved (the file watcher slows start-up)
-	MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py --server.port 8501 --server.headless true --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
+	MALLOC_ARENA_MAX=2 $(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
 
 # N replicas behind HAProxy (deploy/replicas.py, deploy/haproxy.cfg): http://localhost:8500 for the class,
 # each browser kept on its replica by HAProxy's cookie; Ctrl-C stops all of them. Needs Debian's haproxy

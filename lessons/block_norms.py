@@ -22,6 +22,25 @@ def norms_section(settings: Settings) -> None:
     c = norm_comparison(text)
     scale, d, n = settings.figure_scale, c.d_model, len(c.tokens)
     st.subheader(t("block.norms_title"))
+    # The two figures first, what they are made of under them: on a 1366x768 projector the page opens on them
+    # (issue 39).
+    x = np.arange(n)
+    kinds = {k: t(f"block.kind.{k}") for k in norms.KINDS}
+    cols = st.columns(2)
+    panels = ((cols[0], 0, "block.mean_title", "block.y_mean"), (cols[1], 1, "block.std_title", "block.y_std"))
+    for where, stat, title, y_title in panels:
+        series = [Series(t("block.input"), c.before[stat], color="#7f7f7f", dash="dot")]
+        series += [Series(name, c.after[k][stat]) for k, name in kinds.items()]
+        fig = viz.lines(x, series, x_title=t("block.x_position"), y_title=t(y_title), title=t(title, d=d), scale=scale)
+        charts.plot(where, fig, key=f"norm_stat_{stat}")
+    st.caption(
+        t(
+            "block.stats_caption",
+            rms_mean=f"{np.abs(c.after['rmsnorm'][0]).max():.3f}",
+            in_mean=f"{np.abs(c.before[0]).max():.3f}",
+        )
+    )
+
     st.markdown(t("block.norms_explain", n=len(norms.OTHERS_A), d=d))
 
     la, lb = c.lengths["A"], c.lengths["B"]
@@ -44,23 +63,6 @@ def norms_section(settings: Settings) -> None:
             pb=_pct(c.pad_share["B"]),
             extra=norms.EXTRA_PAD,
             pp=_pct(c.pad_share["A+pad"]),
-        )
-    )
-
-    x = np.arange(n)
-    kinds = {k: t(f"block.kind.{k}") for k in norms.KINDS}
-    cols = st.columns(2)
-    panels = ((cols[0], 0, "block.mean_title", "block.y_mean"), (cols[1], 1, "block.std_title", "block.y_std"))
-    for where, stat, title, y_title in panels:
-        series = [Series(t("block.input"), c.before[stat], color="#7f7f7f", dash="dot")]
-        series += [Series(name, c.after[k][stat]) for k, name in kinds.items()]
-        fig = viz.lines(x, series, x_title=t("block.x_position"), y_title=t(y_title), title=t(title, d=d), scale=scale)
-        charts.plot(where, fig, key=f"norm_stat_{stat}")
-    st.caption(
-        t(
-            "block.stats_caption",
-            rms_mean=f"{np.abs(c.after['rmsnorm'][0]).max():.3f}",
-            in_mean=f"{np.abs(c.before[0]).max():.3f}",
         )
     )
 

@@ -21,7 +21,7 @@ from lessons.explorer_sinks import sinks
 from models.analysis import attention_rollout, value_weighted
 from models.long_trace import AttentionLayers
 from models.progressive import Progressive
-from ui import body, charts, controls, shell, state, url
+from ui import body, charts, controls, shell, state, toy_words, url
 from ui.i18n import t, viz_labels
 from ui.loaders import greedy_target
 from ui.long_runs import draw_partial, trace_or_partial
@@ -79,7 +79,7 @@ def prompt_and_figure(model: models.LiveModel, v: View | None) -> None:
     target = _target(settings, text) if model.config.arch == "encoder-decoder" else None
     tr = trace_or_partial(settings.model, settings.weights, text, target)
     caption = t(TOKENS_CAPTION.get(getattr(model.tokenizer, "kind", "bpe"), "explorer.tokens"), n=len(tr.tokens))
-    shell.token_chips(tr.tokens, caption)
+    shell.token_chips(toy_words.chip_labels(model.tokenizer, tr.ids, tr.tokens), caption)  # 桌, not <e6> <a1> <8c>
     if isinstance(tr, Progressive) and v is not None:  # a long prompt whose forward still runs (ui/long_runs.py)
         draw_partial(tr, v.view, v.agg, v.norm, v.layer, lambda: _figure(settings, model, tr, v))
         return

@@ -5,7 +5,7 @@ import streamlit as st
 import viz
 from models import analysis
 from models.experiments import kv_dot_products, top_probs
-from ui import charts, controls, shell, state
+from ui import charts, controls, shell, state, toy_words
 from ui.i18n import names, t, viz_labels
 from ui.loaders import generation
 from ui.params import DECODING, MAX_NEW
@@ -16,8 +16,9 @@ settings = state.current()
 model_name = shell.published_or(settings, "decoder", "decoder")  # a published decoder (GPT-2, Qwen, ...) if picked
 model = shell.model_or_stop(settings, model_name, always="generate.always_decoder")
 text = shell.prompt_or_stop(settings, model)
+start = toy_words.generate_start(model_name, text)  # the app's default ends a sentence: continue its start
+text = start or text
 cfg = model.config
-st.markdown(t("generate.intro"))
 
 for name in ("decoding", "temp", "top_k", "top_p", "seed", "max_new"):
     state.ensure(name)
@@ -90,6 +91,8 @@ c1.caption(
         rank=int((step.probs > step.probs[step.token_id]).sum()) + 1,
     )
 )
+if start:
+    c1.caption(t("generate.default_start", prompt=shell.code_span(start)))
 
 # ---------------------------------------------------------------- the new token's attention row
 with c2:
@@ -107,6 +110,7 @@ charts.plot(
     key="gen_row",
 )
 c2.caption(t("generate.row_caption", n=len(context)))
+st.markdown(t("generate.intro"))  # under the figures it explains: on a 1366x768 projector the page opens on them
 
 # ---------------------------------------------------------------- the KV cache
 st.subheader(t("generate.kv_title"))

@@ -26,11 +26,12 @@ fig_scale = settings.figure_scale  # figure and font size, not an attention scal
 tok = shell.tokenizer_or_stop()  # the shipped tokenizer alone: a damaged decoder.pt does not block the lab
 jobs = training_jobs()
 st.markdown(t("lab.intro"))
-st.caption(t("lab.sidebar_note"))
 
 
 def configurations() -> dict[str, models.ModelConfig]:
     """The two sides' controls, and the copy buttons under them."""
+    st.header(t("lab.configure_title"))
+    st.caption(t("lab.sidebar_note"))
     configs, cols = {}, st.columns(2, gap="large")
     for side, col in zip(SIDES, cols, strict=True):
         with col:
@@ -45,24 +46,21 @@ def configurations() -> dict[str, models.ModelConfig]:
 
 
 def comparison(configs, sides, keys, runs, layer: int, head: int, zmax: float | None) -> None:
-    """Per side: trained or random, the size, Train, the chosen head's attention and every head's entropy."""
+    """Per side: trained or random, the chosen head's attention, the size, Train and every head's entropy."""
     entropy_max = max(float(np.log(len(r["tokens"]))) for r in runs.values())  # one colour scale for A and B
     cols = st.columns(2, gap="large")
     for side, col in zip(SIDES, cols, strict=True):
         cfg, (_, trained, history), run, key = configs[side], sides[side], runs[side], keys[side]
         with col:
-            st.subheader(t(f"lab.side.{side}"))
-            total = sum(analysis.parameter_counts(cfg).values())
+            # The side's name and its badge on one line: the figures start higher (issue 39). Our strings, no "]".
             if trained is not None:
-                st.badge(t("lab.trained_badge", steps=recipe["steps"], val=f"{history['val'][-1]:.3f}"),
-                         icon=":material/school:", color="green")  # fmt: skip
+                badge = t("lab.trained_badge", steps=recipe["steps"], val=f"{history['val'][-1]:.3f}")
+                st.subheader(f"{t(f'lab.side.{side}')} :green-badge[:material/school: {badge}]")
             else:
-                st.badge(t("lab.random_badge", seed=cfg.seed), icon=":material/casino:", color="orange")
+                badge = t("lab.random_badge", seed=cfg.seed)
+                st.subheader(f"{t(f'lab.side.{side}')} :orange-badge[:material/casino: {badge}]")
                 if key in jobs.trained:
                     st.caption(t("lab.random_by_sidebar"))
-            st.markdown(t("lab.summary", total=f"{total:,}", short=viz.short_count(total), d_head=cfg.d_head,
-                          scale=f"{cfg.scale:.4g}"))  # fmt: skip
-            training_panel(jobs, side, cfg, key, fig_scale, recipe_name)
             li, hi = min(layer, cfg.n_layers - 1), min(head, cfg.n_heads - 1)
             if (li, hi) != (layer, head):
                 st.caption(t("lab.clamped", layer=li + 1, head=hi + 1))
@@ -71,6 +69,10 @@ def comparison(configs, sides, keys, runs, layer: int, head: int, zmax: float | 
             fig = viz.heatmap(run["attention"][li, hi], run["tokens"], run["tokens"], title=title, zmax=zmax,
                               scale=fig_scale, labels=labels)  # fmt: skip
             shell.plot(fig, f"{side}_heat", run["attention"][li, hi], run["tokens"], run["tokens"])
+            total = sum(analysis.parameter_counts(cfg).values())
+            st.markdown(t("lab.summary", total=f"{total:,}", short=viz.short_count(total), d_head=cfg.d_head,
+                          scale=f"{cfg.scale:.4g}"))  # fmt: skip
+            training_panel(jobs, side, cfg, key, fig_scale, recipe_name)
             charts.plot(st,
                 viz.value_heatmap(
                     run["entropy"], [str(i + 1) for i in range(cfg.n_layers)],
@@ -82,6 +84,9 @@ def comparison(configs, sides, keys, runs, layer: int, head: int, zmax: float | 
                 key=f"{side}_entropy",
             )  # fmt: skip
             st.caption(t("lab.uniform_rows", uniform=f"{run['uniform']:.2f}"))
+    st.markdown(t("lab.train_intro"))  # under the Train buttons it explains
+    if any(sides[s][1] is None for s in SIDES):
+        st.caption(t("lab.random_explain", std=INIT_STD))
     st.caption(t("lab.entropy_caption"))
 
 
@@ -152,6 +157,9 @@ def anatomy(configs, sides) -> None:
         st.code(repr(model.net), language="text")
 
 
+# The comparison first, the two configurations under it: on a 1366x768 projector the page opens on A's and B's
+# attention (issue 39). The controls run first (the comparison needs them) and draw into their own place below.
+compared = st.container()
 configs = configurations()
 recipe_name = recipe_control()
 recipe = variants.RECIPES[recipe_name]
@@ -159,20 +167,19 @@ recipe = variants.RECIPES[recipe_name]
 # name of its trained weights on disk.
 cfg_jsons = {side: json.dumps(configs[side].to_dict(), sort_keys=True) for side in SIDES}
 keys = {side: variants.variant_key(configs[side], configs[side].seed, recipe=recipe_name) for side in SIDES}
-sides = {side: side_model(jobs, settings.weights, side, cfg_jsons[side], keys[side]) for side in SIDES}
-text = shell.prompt_or_stop(settings, sides["a"][0])
-
-st.header(t("lab.compare"))
-layer, head = controls.layer_head(
-    controls.Depth(max(c.n_layers for c in configs.values()), max(c.n_heads for c in configs.values()))
-)
-state.ensure("autoscale")
-st.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
-shell.track("autoscale")
-if any(sides[s][1] is None for s in SIDES):
-    st.caption(t("lab.random_explain", std=INIT_STD))
-runs = {side: lab_run(cfg_jsons[side], sides[side][1], text) for side in SIDES}
-comparison(configs, sides, keys, runs, layer, head, None if st.session_state["autoscale"] else 1.0)
+with compared:
+    sides = {side: side_model(jobs, settings.weights, side, cfg_jsons[side], keys[side]) for side in SIDES}
+    text = shell.prompt_or_stop(settings, sides["a"][0])
+    st.header(t("lab.compare"))
+    which, colours = st.columns([3, 1], vertical_alignment="bottom")  # one row: the figures start higher
+    with which:
+        depth = controls.Depth(max(c.n_layers for c in configs.values()), max(c.n_heads for c in configs.values()))
+        layer, head = controls.layer_head(depth)
+    state.ensure("autoscale")
+    colours.toggle(t("ctl.autoscale"), key="autoscale", help=t("ctl.autoscale_help"))
+    shell.track("autoscale")
+    runs = {side: lab_run(cfg_jsons[side], sides[side][1], text) for side in SIDES}
+    comparison(configs, sides, keys, runs, layer, head, None if st.session_state["autoscale"] else 1.0)
 parameters(configs)
 learning(sides, keys)
 forming(configs, sides, cfg_jsons, text, layer, head, fig_scale, recipe_name)

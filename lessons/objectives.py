@@ -11,9 +11,10 @@ from ui.i18n import t
 settings = state.current()
 model = shell.model_or_stop(settings, "encoder", always="objectives.always_toy")  # the shipped tokenizer
 text = shell.prompt_or_stop(settings, model)
-st.markdown(t("objectives.intro"))
+intro, seed_box = st.columns([4, 1], vertical_alignment="center")  # one row: the first figure starts higher (issue 39)
+intro.markdown(t("objectives.intro"))
 state.ensure("obj_seed")
-st.number_input(t("objectives.seed"), 0, 9999, key="obj_seed", help=t("objectives.seed_help"))
+seed_box.number_input(t("objectives.seed"), 0, 9999, key="obj_seed", help=t("objectives.seed_help"))
 shell.track("obj_seed")
 seed = int(st.session_state["obj_seed"])
 ids, _ = model.source_ids(text)  # [CLS] text [SEP]

@@ -31,8 +31,8 @@ def masking_section(model, ids: list[int], seed: int, scale: float) -> None:
     st.header(t("objectives.mlm_title"))
     inp, outcome = mlm.bert_recipe(ids, random.Random(seed), cfg.vocab_size, tok.mask_id, tok.special_ids, exact=True)
     k = sum(o is not None for o in outcome)
+    strip(st, tok.token_strs(inp), outcome, scale, "obj_mlm")  # the strip first, what it shows under it (issue 39)
     st.markdown(t("objectives.mlm_explain", k=k, n=n, share=f"{k / n:.0%}", legend=legend()))
-    strip(st, tok.token_strs(inp), outcome, scale, "obj_mlm")
     st.page_link("lessons/mlm.py", label=t("objectives.mlm_link"), icon=":material/question_mark:")
 
     st.header(t("objectives.dynamic_title"))

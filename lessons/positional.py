@@ -29,12 +29,6 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
     """Vaswani's sine and cosine table: its waves, the table itself, PE·PE, and one cell worked out.
     Returns (d_model, base, positions, the pairs' frequencies) for the shift section."""
     st.header(t("positional.sin_title"))
-    left, right = st.columns([3, 1], vertical_alignment="center")  # one row; a phone stacks them
-    left.latex(
-        r"PE_{(pos,\,2i)}=\sin\!\big(pos\cdot\omega_i\big),\quad PE_{(pos,\,2i+1)}=\cos\!\big(pos\cdot\omega_i\big)"
-    )
-    right.latex(r"\omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}")
-    st.caption(t("positional.sin_source"))
     for name in ("pe_d", "pe_base", "pe_n", "pe_dims"):
         state.ensure(name)
     c1, c2, c3, c4 = st.columns([1, 1, 1, 2])  # one row of controls: the waves start higher
@@ -63,6 +57,13 @@ def sinusoidal() -> tuple[int, int, int, np.ndarray]:
         scale=fig_scale,
     )
     charts.plot(st, waves, key="pe_waves")
+    # The formulas under the waves they draw: on a 1366x768 projector the waves start on the first screen (issue 39).
+    left, right = st.columns([3, 1], vertical_alignment="center")  # one row; a phone stacks them
+    left.latex(
+        r"PE_{(pos,\,2i)}=\sin\!\big(pos\cdot\omega_i\big),\quad PE_{(pos,\,2i+1)}=\cos\!\big(pos\cdot\omega_i\big)"
+    )
+    right.latex(r"\omega_i=\mathrm{base}^{-2i/d_{\mathrm{model}}}")
+    st.caption(t("positional.sin_source"))
     st.markdown(t("positional.waves_explain", fast=f"{2 * np.pi:.2f}", slow=number(2 * np.pi / omega[-1])))
     c1, c2 = st.columns(2)
     charts.plot(

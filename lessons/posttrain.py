@@ -18,6 +18,9 @@ POLL_SECONDS = 1.0
 settings = state.current()
 st.markdown(t("posttrain.intro"))
 st.markdown(t("posttrain.honest"))
+# The shipped decoder's margins at once, before any run, and before the data: on a 1366x768 projector the page opens
+# on its figure (issue 39).
+margins = margins_section(settings.figure_scale)
 
 # ---------------------------------------------------------------- data
 st.subheader(t("posttrain.data_title"))
@@ -32,7 +35,6 @@ for name, pairs in (("sft", sft_pairs), ("dpo", dpo_pairs), ("held", held)):
             t("posttrain.col_rejected"): "" if name == "sft" else shell.code_span(p.rejected),
         })  # fmt: skip
 st.table(rows, hide_index=True)
-margins = margins_section(settings.figure_scale)  # the shipped decoder's margins at once, before any run
 
 # ---------------------------------------------------------------- where this sits in RLHF
 st.subheader(t("posttrain.rlhf_title"))

@@ -26,9 +26,12 @@ def intro() -> None:
     st.markdown(t("rank.intro"))
     if cfg.arch == "encoder-decoder":
         st.caption(t("rank.encdec_note"))
-    # Short formulas side by side, stacked on a phone (a long one does not fit it).
+
+
+def formulas() -> None:
+    """The intro's argument as formulas, under the spectra: on a 1366x768 projector the page opens on them (issue 39).
+    Short formulas side by side, stacked on a phone (a long one does not fit it); a 3x3 matrix, not 4x4."""
     left, right = st.columns(2, vertical_alignment="center")
-    # Three rows, not four: each row pushes the page's first figure down (issue 31).
     left.latex(r"A=\begin{pmatrix}a_{11}&\cdots&0\\\vdots&\ddots&\vdots\\a_{n1}&\cdots&a_{nn}\end{pmatrix}")
     right.latex(r"\det A=\prod_{i=1}^{n}a_{ii},\qquad a_{ii}=\frac{e^{s_{ii}}}{\sum_{j\le i}e^{s_{ij}}}>0")
 
@@ -192,6 +195,7 @@ reports = {
     kind: head_rank_report(settings.model, settings.weights, text, kind, layer, head, dtype, tol) for kind in MASKS
 }
 spectra(reports, layer, head, dtype)
+formulas()
 measures(reports, dtype)
 all_heads(dtype, tol)
 sweep()

@@ -30,6 +30,28 @@ shell.track("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "bu
 # ----------------------------------------------------------------- published models
 st.markdown(t("scaling.intro"))
 st.header(t("scaling.catalog_title"))
+# One model's parameters first, the picker beside them, the whole table under them: on a 1366x768 projector the page
+# opens on its first figure (issue 39).
+c1, c2 = st.columns([3, 2], gap="large")
+c2.selectbox(t("scaling.pick"), [p.name for p in catalog.CATALOG], key="cat")
+picked = catalog.BY_NAME[st.session_state["cat"]]
+cfg = picked.config
+counts = catalog.counts(picked)
+charts.plot(c1, viz.param_treemap(counts, part_names(), title=t("scaling.treemap_fig", model=picked.name), scale=scale),
+                key="sc_treemap")  # fmt: skip
+with c2:
+    if picked.note:
+        small = f"{catalog.total(catalog.BY_NAME['GPT-2 small']):,}"
+        computed, published = viz.short_count(catalog.total(picked)), viz.short_count(int(picked.published))
+        st.info(t(picked.note, computed=computed, published=published, small=small))
+    per_layer = analysis.parameter_counts(dataclasses.replace(cfg, n_layers=1))
+    attn = sum(v for k, v in per_layer.items() if k.startswith("attention"))
+    st.markdown(t("scaling.block", model=picked.name, attn=f"{attn:,}", ffn=f"{per_layer['ffn']:,}",
+                  layers=cfg.n_layers, emb=f"{counts['embeddings']:,}",
+                  emb_share=f"{counts['embeddings'] / sum(counts.values()):.1%}",
+                  ffn_mats=3 if cfg.activation == "swiglu" else 2))  # fmt: skip
+    if st.toggle(t("scaling.tree_toggle"), key="sc_tree", help=t("scaling.tree_help")):
+        st.code(catalog.module_tree(cfg), language="text")
 rows = []
 for p in catalog.CATALOG:
     c = p.config
@@ -44,27 +66,6 @@ for p in catalog.CATALOG:
     })  # fmt: skip
 st.table(rows)
 st.markdown(t("scaling.catalog_explain"))
-
-st.selectbox(t("scaling.pick"), [p.name for p in catalog.CATALOG], key="cat")
-picked = catalog.BY_NAME[st.session_state["cat"]]
-cfg = picked.config
-if picked.note:
-    small = f"{catalog.total(catalog.BY_NAME['GPT-2 small']):,}"
-    computed, published = viz.short_count(catalog.total(picked)), viz.short_count(int(picked.published))
-    st.info(t(picked.note, computed=computed, published=published, small=small))
-c1, c2 = st.columns([3, 2], gap="large")
-counts = catalog.counts(picked)
-charts.plot(c1, viz.param_treemap(counts, part_names(), title=t("scaling.treemap_fig", model=picked.name), scale=scale),
-                key="sc_treemap")  # fmt: skip
-with c2:
-    per_layer = analysis.parameter_counts(dataclasses.replace(cfg, n_layers=1))
-    attn = sum(v for k, v in per_layer.items() if k.startswith("attention"))
-    st.markdown(t("scaling.block", model=picked.name, attn=f"{attn:,}", ffn=f"{per_layer['ffn']:,}",
-                  layers=cfg.n_layers, emb=f"{counts['embeddings']:,}",
-                  emb_share=f"{counts['embeddings'] / sum(counts.values()):.1%}",
-                  ffn_mats=3 if cfg.activation == "swiglu" else 2))  # fmt: skip
-    if st.toggle(t("scaling.tree_toggle"), key="sc_tree", help=t("scaling.tree_help")):
-        st.code(catalog.module_tree(cfg), language="text")
 
 # ----------------------------------------------------------------- GQA and the KV cache
 st.header(t("scaling.kv_title"))

@@ -14,7 +14,10 @@ settings = state.current()
 model = shell.model_or_stop(settings, "minilm", always="similarity.always_minilm")
 st.markdown(t("similarity.intro"))
 state.ensure("sentences")
-st.text_area(
+# The sentences beside their numbered list (the figures' S1, S2, ...), so that the figures start on a 1366x768
+# projector's first screen (issue 39).
+box, listed = st.columns(2)
+box.text_area(
     t("similarity.sentences"),
     key="sentences",
     height=170,
@@ -24,18 +27,18 @@ st.text_area(
 shell.track("sentences")
 lines = [s.strip() for s in (st.session_state["sentences"] or "").splitlines() if s.strip()]
 if len(lines) < 2:
-    st.info(t("similarity.too_few"))
+    listed.info(t("similarity.too_few"))
     shell.stop()
 if len(lines) > MAX_SENTENCES:
-    st.warning(t("similarity.too_many", n=len(lines), most=MAX_SENTENCES))
+    box.warning(t("similarity.too_many", n=len(lines), most=MAX_SENTENCES))
     lines = lines[:MAX_SENTENCES]
 for s in lines:
     if model.source_ids(s)[1]:
-        st.warning(t("prompt.truncated", n=len(model.tokenizer.encode(s)), max_len=model.config.max_len))
+        box.warning(t("prompt.truncated", n=len(model.tokenizer.encode(s)), max_len=model.config.max_len))
         break
 emb = sentence_embeddings(tuple(lines))
 names = [f"S{i + 1}" for i in range(len(lines))]
-st.markdown("\n".join(f"{i + 1}. {shell.code_span(s[:120])}" for i, s in enumerate(lines)))
+listed.markdown("\n".join(f"{i + 1}. {shell.code_span(s[:120])}" for i, s in enumerate(lines)))
 c1, c2 = st.columns(2)
 for col, kind in zip((c1, c2), ("mean", "cls"), strict=True):
     sim = emb[kind] @ emb[kind].T

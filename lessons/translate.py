@@ -20,13 +20,16 @@ name = shell.published_or(settings, "encoder-decoder", "encoder-decoder")
 model = shell.model_or_stop(settings, name, always="translate.always_encdec")
 cfg = model.config
 labels = viz_labels()
-st.markdown(t("translate.intro") if name == "encoder-decoder" else t("translate.intro_real"))
+# The source box beside the intro, the steps beside the layer and head: on a 1366x768 projector the figures start on
+# the first screen (issue 39).
+intro, box = st.columns([3, 1], vertical_alignment="center")
+intro.markdown(t("translate.intro") if name == "encoder-decoder" else t("translate.intro_real"))
 
 state.ensure("source")
 real = name != "encoder-decoder"
 if real:
     real_source(st.session_state, PARAMS["source"].default)
-st.text_input(
+box.text_input(
     t("translate.source_real" if real else "translate.source"),
     key="source",
     live=True,
@@ -42,7 +45,11 @@ src_tokens = [f"“{tok}”" for tok in model.tokenizer.token_strs(model.source_
 
 # ---------------------------------------------------------------- step by step
 st.header(t("translate.step_title"))
-n = controls.stepper("tr_step", len(steps))
+nav, which = st.columns([3, 2], vertical_alignment="bottom")
+with nav:
+    n = controls.stepper("tr_step", len(steps))
+with which:
+    layer, head = controls.layer_head(cfg)
 step = steps[n - 1]
 out = [s.token for s in steps[:n]]
 st.markdown(
@@ -51,7 +58,6 @@ st.markdown(
     + " ".join(shell.code_span(tok) for tok in out[:-1])
     + f" **{shell.code_span(out[-1])}**"
 )
-layer, head = controls.layer_head(cfg)
 c1, c2 = st.columns(2)
 row = step.attention["decoder.cross"][layer]  # [H, source]
 charts.plot(

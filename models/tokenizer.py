@@ -65,6 +65,10 @@ class BPETokenizer:
             text = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
             return self.tok.encode(text, add_special_tokens=False).ids
 
+    def piece(self, i: int) -> bytes:
+        """The bytes token i stands for (a special token: its name)."""
+        return self._pieces[i]
+
     def decode(self, ids: Iterable[int]) -> str:
         """Concatenate the tokens' bytes; exact inverse of encode() for any text."""
         return b"".join(self._pieces[i] for i in ids).decode("utf-8", errors="replace")

@@ -3,6 +3,9 @@ the goal with its live check, the hints ladder and the free-text answer. Every a
 
 The widget keys are fixed (bench/load.py and the browser test drive them): gp_choice / gp_number, gp_send,
 gh_more, gf_text, gf_send. One set of keys serves every step: go_to clears them when the step changes.
+
+A revealed answer brings its figure into view (REVEAL_SCROLL): the figure appears under the step box, on a
+1366x768 screen 800 to 3,500 px down the page, where the class would not see anything change.
 """
 
 from __future__ import annotations
@@ -20,10 +23,71 @@ from .i18n import md, t
 WIDGET_KEYS = ("gp_choice", "gp_number", "gf_text")
 EDIT = "_gp_edit"  # (guide id, step) whose predict answer the student is changing
 FAILED = "_answer_failed"  # set by a callback when an answer was not stored for the class
+SHOWN = "_gp_shown"  # the (guide id, step) whose revealed figure was scrolled to in this session
 MAX_FREE = 500
 # "Scroll to **A sweep**." / "滚动到**扫描实验**。": where a step's text sends the class, for the revealed answer
 _BELOW = (re.compile(r"[Ss]croll (?:down )?to (\*\*[^*]+\*\*|[^.:;]+)"),
           re.compile(r"滚动到\s*(\*\*[^*]+\*\*|[^。，：；]+)"))  # fmt: skip
+
+
+# Static script (never lesson or user text; run in the page's own document by st.html): once the revealed figure
+# has drawn and stopped moving, scroll the page so that it is in view. The figure is the first one under the
+# section the step's text names (the verdict's "scroll to **…**" note, read from the page), else the first one
+# under the step box. It waits at most 30 s, and gives up if the student scrolls first.
+REVEAL_SCROLL = r"""<script>
+(() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const box = main && main.querySelector('.st-key-guide_box');
+  if (!box) return;
+  const after = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const plain = (s) => (s || '').replace(/[*\u201c\u201d"]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const named = box.querySelector('.st-key-gp_below strong');
+  const want = named ? plain(named.textContent) : '';
+  const target = () => {
+    let from = box;
+    if (want) {
+      const head = Array.from(main.querySelectorAll('h1, h2, h3, h4, h5, h6')).find((h) => {
+        const got = plain(h.textContent);
+        return after(box, h) && got && (got.includes(want) || want.includes(got));
+      });
+      if (head) from = head;
+    }
+    const plot = Array.from(main.querySelectorAll('.js-plotly-plot')).find(
+      (p) => after(from, p) && p.getBoundingClientRect().height > 50);
+    return plot || (from === box ? null : from);
+  };
+  const scroller = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const y = getComputedStyle(p).overflowY;
+      if ((y === 'auto' || y === 'scroll') && p.scrollHeight > p.clientHeight) return p;
+    }
+    return document.scrollingElement;
+  };
+  let last = null, still = 0, tries = 0, start = null, pane = null;
+  const tick = () => {
+    tries += 1;
+    const el = target();
+    if (el) {
+      pane = pane || scroller(el);
+      if (start === null) start = pane.scrollTop;
+      if (Math.abs(pane.scrollTop - start) > 2) return;  /* the student scrolled: leave the page be */
+      const top = el.getBoundingClientRect().top;
+      still = last !== null && Math.abs(top - last) < 1 ? still + 1 : 0;
+      last = top;
+      if (still >= 3) {
+        const rect = el.getBoundingClientRect();
+        const header = document.querySelector('[data-testid=stHeader]');
+        const high = (header ? header.getBoundingClientRect().bottom : 0) + 8;
+        const low = Math.max(high, Math.min(innerHeight * 0.55, innerHeight - rect.height - 16));
+        if (rect.top < high || rect.top > low) pane.scrollBy({ top: rect.top - low, behavior: 'smooth' });
+        return;
+      }
+    }
+    if (tries < 200) setTimeout(tick, 150);
+  };
+  setTimeout(tick, 150);
+})();
+</script>"""
 
 
 def clear_widgets() -> None:
@@ -119,12 +183,24 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str, below: s
             box.error(t("guides.predict.wrong", given=answer_text(predict, last, code), answer=right) + why,
                       icon=":material/cancel:")  # fmt: skip
         if below and not predict.read:  # the figure appears under the step box, maybe far down the page
-            box.caption(":material/south: " + t("guides.predict.below", where=below))
+            box.container(key="gp_below").caption(":material/south: " + t("guides.predict.below", where=below))
         if predict.reveal == "teacher":
             box.caption(t("guides.predict.solo_teacher"))
     row = box.container(horizontal=True)
     row.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
+    if answers.revealed(guide.id, index, predict) and not predict.read:
+        _scroll_once(row, (guide.id, index))
     return predict.read or answers.revealed(guide.id, index, predict), row
+
+
+def _scroll_once(row, key: tuple[str, int]) -> None:
+    """The first run that shows a step's revealed figure (after the answer, or the teacher's reveal) scrolls to
+    it; coming back to the step later leaves the page where the student puts it. The script sits in the button
+    row: a zero-width element there adds no height to the step box."""
+    shown = st.session_state.setdefault(SHOWN, set())
+    if key not in shown:
+        shown.add(key)
+        row.html(REVEAL_SCROLL, unsafe_allow_javascript=True)
 
 
 # ----------------------------------------------------------------- goal

@@ -161,7 +161,7 @@ def bar(page: str, code: str) -> bool:
     guide = guides[guide_id]
     index = min(max(0, st.session_state.get("gstep") or 0), len(guide.steps) - 1)
     step, n = guide.steps[index], len(guide.steps)
-    box = st.container(border=True)
+    box = st.container(border=True, key="guide_box")  # the browser tests and the reveal's scroll find it
     if step.page != page:  # the class wandered off: one line to come back
         box.caption(t("guides.paused", title=localized(guide.title, code), k=index + 1, n=n))
         box.button(t("guides.resume"), on_click=go_to, args=(guide.id, index), key="guide_resume")

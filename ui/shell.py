@@ -17,7 +17,7 @@ import models
 from models import checkpoints
 from models.tokenizer import BPETokenizer
 
-from . import charts, fetch_panel, params, precision_keys, precision_ui, state, url
+from . import charts, fetch_panel, params, precision_keys, precision_ui, state, toy_words, url
 from .i18n import md, names, t
 from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
 from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, RUNS, run_slot  # noqa: F401  (app.py, tests)
@@ -26,7 +26,7 @@ EXAMPLES = {
     "decoder": [
         "the cats that the dog sees are happy .",
         "alice met bob at the park . then alice gave bob a",
-        "machine learning is fun . machine learning is",
+        "the machine learning model is very simple . the machine learning model is very",
         "( [ { } ] ) < ( [",
         "小明说小红喜欢苹果。小明说小红喜欢",
     ],
@@ -91,6 +91,13 @@ BASE_CSS = """<style>
    projector a page's first figure starts 60 px higher. */
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 [data-testid="stMain"] h1 { font-size: 2.25rem; padding-top: 0.5rem; }
+/* A prompt box's character counter ("55/10000") sits at its right end: the typed text stops before it. */
+[data-testid="stMain"] [data-testid="stTextInput"] input { padding-right: 4.5rem; }
+/* On a phone the display formulas fit the width (KaTeX draws them at 1.21em). */
+@media (max-width: 500px) { .katex-display > .katex { font-size: 0.95em; } }
+/* A long page name wraps in the sidebar instead of being cut ("Translate (encoder-decoder"). */
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is(span, p) {
+  white-space: normal; overflow: visible; text-overflow: clip; }
 </style>"""
 
 _gc_frozen = False
@@ -263,6 +270,8 @@ def _prompt_box(settings: state.Settings) -> None:
             args=(settings.model,),
             label_visibility="collapsed",
         )
+    toy_words.knows(more, settings.model)  # a toy model: what it knows, beside its examples (issue 39)
+    toy_words.split_warning(settings.model, prompt)
 
 
 def published_or(settings: state.Settings, arch: str, toy: str) -> str:

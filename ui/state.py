@@ -54,6 +54,9 @@ def follow_language() -> None:
         ss["prompt"] = ss["_auto_prompt"] = default_prompt(ss.get("lang", "en"))
     if "_auto_word" in ss and ss.get("word") == ss["_auto_word"]:
         ss["word"] = ss["_auto_word"] = DEFAULT_WORDS.get(ss.get("lang", "en"), DEFAULT_WORDS["en"])
+    # A picker's shown value is its option's label, kept by the browser: without a value sent again, the model
+    # picker still read "Decoder-only (GPT-style)" in the Chinese interface until a reload (issue 39).
+    _reassert(name for name in PARAMS if name != "lang")
 
 
 def _reassert(names) -> list[str]:

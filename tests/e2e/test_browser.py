@@ -194,9 +194,9 @@ def test_a_guided_lesson_in_chinese_steps_through_pages(page: Page) -> None:
     page.get_by_role("button", name="开始").first.click()
     main = page.get_by_test_id("stMain")
     expect(main.get_by_role("heading", name="注意力浏览器")).to_be_visible(timeout=FIRST_DRAW_MS)
-    expect(main.get_by_text("第 1 / 4 步")).to_be_visible()
+    expect(main.get_by_text("第 1 / 5 步")).to_be_visible()
     main.get_by_role("button", name="下一步").click()
-    expect(main.get_by_text("第 2 / 4 步")).to_be_visible(timeout=DRAW_MS)
+    expect(main.get_by_text("第 2 / 5 步")).to_be_visible(timeout=DRAW_MS)
     expect(page.get_by_test_id("stSidebar").get_by_role("combobox", name="模型")).to_have_value("仅编码器（BERT 式）")
     page.wait_for_function("() => location.search.includes('gstep=2')", timeout=DRAW_MS)
 

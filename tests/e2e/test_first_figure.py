@@ -10,11 +10,13 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.conftest import new_page
+from ui.pages import LESSONS
 
 WIDTH, HEIGHT = 1366, 768
 MAX_TOP_PX = 600
 FIRST_DRAW_MS = 120_000  # torch and the model load; the rank page runs its sweep once per server
-PAGES = ("softmax", "rank", "explorer", "masks")
+# Every lesson (issue 39): the figure a page exists for opens it. The guided-lessons index has no figure.
+PAGES = tuple(lesson.name for lesson in LESSONS if lesson.name != "guides")
 
 
 def first_figure_top(page: Page, path: str) -> float:
@@ -47,3 +49,20 @@ def test_first_figure_within_a_projector_screen(browser, app_url: str, lesson: s
         top = first_figure_top(page, path)
     print(f"{lesson} {lang}: first figure at {top:.0f} px")  # -s shows the numbers
     assert top <= MAX_TOP_PX, f"{path}: the first figure starts at {top:.0f} px (> {MAX_TOP_PX}) at {WIDTH}x{HEIGHT}"
+
+
+# Presentation mode (issue 39): rows of controls stay rows, the sidebar folds away, the title is smaller. Every lesson
+# has its first figure on a 1366x768 projector's first screen (≤ 600 px) and on a 1920x1080 one's (≤ 900 px).
+PRESENT_PAGES = PAGES
+PRESENT_1080 = PAGES
+
+
+@pytest.mark.parametrize(("lesson", "size", "most"), [*((p, (1366, 768), 600) for p in PRESENT_PAGES),
+                                                      *((p, (1920, 1080), 900) for p in PRESENT_1080)])  # fmt: skip
+def test_presentation_mode_keeps_the_first_figure_on_the_first_screen(browser, app_url, lesson, size, most) -> None:
+    with new_page(browser, app_url, *size) as page:
+        top = first_figure_top(page, f"/{lesson}?present=1")
+        right = page.get_by_test_id("stSidebar").evaluate("e => e.getBoundingClientRect().right")
+    print(f"{lesson} presentation {size}: first figure at {top:.0f} px")
+    assert top <= most, f"{lesson}: the first figure starts at {top:.0f} px (> {most}) at {size} in presentation mode"
+    assert right <= 1, right  # the sidebar folded away: the projector gets the page's width

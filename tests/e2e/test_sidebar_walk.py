@@ -18,6 +18,7 @@ from ui.strings import TABLES
 
 FIRST_DRAW_MS = 120_000
 IDLE_JS = "() => !document.querySelector('[data-testid=stStatusWidget]')"
+NAV_MODEL = next(table["model.decoder"] for table in TABLES.values() if "model.decoder" in table)
 NAV = {key: entry for table in TABLES.values() for key, entry in table.items() if key.startswith("nav.")}
 
 
@@ -82,3 +83,19 @@ def test_the_sidebar_from_the_explorer_to_every_page_and_back_down_and_up(browse
             go(page, after, lang)
             no_exception(page, f"{before} -> {after}")
         expect(page.get_by_test_id("stMain").get_by_role("textbox").first).to_have_value("the cat sat on the mat")
+
+
+def test_the_model_picker_follows_a_language_switch_without_a_reload(browser, app_url: str) -> None:
+    """The picker's shown value is its option's label, which the browser keeps: it read "Decoder-only (GPT-style)"
+    in the Chinese interface until a reload (state.follow_language sends the value again)."""
+    with new_page(browser, app_url, 1366, 900) as page:
+        page.goto("/masks")
+        page.locator(".js-plotly-plot").first.wait_for(timeout=FIRST_DRAW_MS)
+        settle(page)
+        pickers = page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox")
+        shown = pickers.nth(1).locator("input").first
+        expect(shown).to_have_value(NAV_MODEL["en"])
+        pickers.first.click()
+        page.get_by_role("option", name="简体中文").click()
+        settle(page)
+        expect(shown).to_have_value(NAV_MODEL["zh"])

@@ -121,7 +121,7 @@ def test_presets_and_copy():
     at = lab()
     at.pills(key="b_preset").set_value("bert").run()
     assert at.session_state["b_arch"] == "encoder" and at.session_state["b_norm_position"] == "post"
-    at.button[0].click().run()  # Copy A to B
+    next(b for b in at.button if b.label == "Copy A to B").click().run()  # under the comparison's Train buttons
     assert lab_config(at, "b") == lab_config(at, "a")
 
 

@@ -5,6 +5,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This page always uses the decoder-only model: generating text is what it is for.",
         "zh": "本页始终使用仅解码器模型：生成文本正是它的用途。",
     },
+    "generate.default_start": {
+        "en": "The app's default prompt is a finished sentence, and after its “ .” this toy model always writes a "
+        "space first (its training sentences were joined by one). So this page continues {prompt}: the default "
+        "without its last words, whose next token has to agree with *cats*, not with *dog*. Type a prompt or pick an "
+        "example to continue your own.",
+        "zh": "应用的默认输入是一个完整的句子，在它的 “ .” 之后，这个玩具模型总是先写一个空格（它的训练句子之间用一个空格相连）。"
+        "所以本页续写 {prompt}：即去掉最后几个词的默认输入，它的下一个词元要与 *cats* 而不是 *dog* 保持主谓一致。输入文本"
+        "或选一个示例，即可续写你自己的输入。",
+    },
     "generate.intro": {
         "en": "A decoder-only model (GPT, Llama) turns a prompt into a probability for every token of its "
         "vocabulary. One token is picked, appended, and the model runs again. Each block has **one** masked "

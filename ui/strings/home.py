@@ -34,8 +34,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "因果、双向、前缀语言模型与填充掩码，及其产生的注意力。",
     },
     "home.models": {
-        "en": "The toy models: `python -m models.train` retrains them (about 11 minutes on two CPU cores).",
-        "zh": "玩具模型：运行 `python -m models.train` 可重新训练（两个 CPU 核心上约 11 分钟）。",
+        "en": "The toy models: `make weights` retrains the tokenizer and all of them (about 15 minutes on two CPU cores, as the README says).",
+        "zh": "玩具模型：运行 `make weights` 可重新训练分词器和全部模型（两个 CPU 核心上约 15 分钟，与 README 一致）。",
     },
     "home.rank": {
         "en": "Is a causal attention matrix always full rank, and do bidirectional ones "

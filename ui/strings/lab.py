@@ -2,13 +2,16 @@
 
 STRINGS: dict[str, dict[str, str]] = {
     "lab.intro": {
-        "en": "Each side is one configuration of the app's single Transformer implementation. A change builds a new "
-        "model at once, **randomly initialised** from its seed: what you see is what the architecture does before "
-        "learning anything. **Train this variant** trains it on the app's generated data (the same recipe and the "
-        "same batches for A and B), and the trained weights are kept on disk for next time.",
-        "zh": "每一侧都是本应用唯一那套 Transformer 实现的一种配置。任何改动都会立即构建一个新模型，并按其种子**随机初始化**："
-        "你看到的是该架构在学到任何东西之前的行为。"
-        "**训练这个变体**会在本应用生成的数据上训练它（A 和 B 使用相同的方案和相同的批次），训练好的权重保存在磁盘上，"
+        "en": "Each side is one configuration of the app's single Transformer implementation, set under **Configure A "
+        "and B** below. A change builds a new model at once, **randomly initialised** from its seed: what you see is "
+        "what the architecture does before learning anything.",
+        "zh": "每一侧都是本应用唯一那套 Transformer 实现的一种配置，在下方的**配置 A 和 B**中设置。任何改动都会立即构建一个新模型，"
+        "并按其种子**随机初始化**：你看到的是该架构在学到任何东西之前的行为。",
+    },
+    "lab.train_intro": {
+        "en": "**Train this variant** trains it on the app's generated data (the same recipe and the same batches for A "
+        "and B), and the trained weights are kept on disk for next time.",
+        "zh": "**训练这个变体**会在本应用生成的数据上训练它（A 和 B 使用相同的方案和相同的批次），训练好的权重保存在磁盘上，"
         "下次直接可用。",
     },
     "lab.sidebar_note": {
@@ -17,6 +20,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "本页自行构建模型：侧边栏的模型选择在这里不起作用。侧边栏的权重开关则有效：选“随机初始化”时，"
         "即使是在这里训练过的变体，也显示其随机初始化。",
     },
+    "lab.configure_title": {"en": "Configure A and B", "zh": "配置 A 和 B"},
     "lab.side.a": {"en": "A", "zh": "A"},
     "lab.side.b": {"en": "B", "zh": "B"},
     "lab.preset": {"en": "Start from", "zh": "起始配置"},
