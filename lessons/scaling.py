@@ -30,10 +30,10 @@ shell.track("cat", "kv_ctx", "kv_dtype", "albert_v", "albert_h", "albert_e", "bu
 # ----------------------------------------------------------------- published models
 st.markdown(t("scaling.intro"))
 st.header(t("scaling.catalog_title"))
-# One model's parameters first, the picker beside them, the whole table under them: on a 1366x768 projector the page
-# opens on its first figure (issue 39).
+# One model's parameters first (its picker above them, what a block holds beside them), the whole table under them: on
+# a 1366x768 projector the page opens on its first figure (issue 39).
 c1, c2 = st.columns([3, 2], gap="large")
-c2.selectbox(t("scaling.pick"), [p.name for p in catalog.CATALOG], key="cat")
+c1.selectbox(t("scaling.pick"), [p.name for p in catalog.CATALOG], key="cat")
 picked = catalog.BY_NAME[st.session_state["cat"]]
 cfg = picked.config
 counts = catalog.counts(picked)

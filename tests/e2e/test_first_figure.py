@@ -1,4 +1,4 @@
-"""On a 1366x768 projector a lesson opens on its first figure, not on a screen of text (issue 31 §3).
+"""On a 1366x768 projector a lesson opens on its first figure, not on a screen of text (issue 31 §3, issue 39).
 
 The top of each page's first Plotly figure, as Chromium lays it out before any scrolling, must be
 at most 600 px from the top of the window, in English and in Chinese (whose lines wrap differently).
@@ -22,20 +22,32 @@ PAGES = tuple(lesson.name for lesson in LESSONS if lesson.name != "guides")
 def first_figure_top(page: Page, path: str) -> float:
     """y of the first figure's top edge, in CSS px from the top of the viewport, once it has drawn."""
     page.goto(path)
-    # Wait for a real figure (app.py first draws a 10 px blank one to warm plotly.js up, then removes it),
-    # for the whole script to have run (the sidebar and the formulas above the figure are placeholders
-    # until then), and for fonts and KaTeX to settle.
+    # Wait for the page's first figure to draw (app.py first draws a 10 px blank one to warm plotly.js up, then
+    # removes it; figures draw one by one, and Scaling's treemap at the top sometimes drew after the bars below it,
+    # which were then measured instead), for the whole script to have run (the sidebar and the formulas above the
+    # figure are placeholders until then), and for fonts and KaTeX to settle: its top held still for 600 ms.
     page.wait_for_function(
         """() => {
-            const svg = document.querySelector('.js-plotly-plot .main-svg');
+            const chart = document.querySelector('[data-testid=stPlotlyChart]');
+            const svg = chart && chart.querySelector('.js-plotly-plot .main-svg');
             return svg && svg.getBoundingClientRect().height > 50
                 && !document.querySelector('[data-testid=stStatusWidget]');
         }""",
         timeout=FIRST_DRAW_MS,
     )
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(500)
-    figure = page.locator(".js-plotly-plot").first
+    page.wait_for_function(
+        """() => {
+            const figure = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
+            if (!figure) return false;
+            const y = Math.round(figure.getBoundingClientRect().y), now = performance.now(), last = window.__firstTop;
+            if (!last || last.y !== y) { window.__firstTop = {y, since: now}; return false; }
+            return now - last.since >= 600;
+        }""",
+        polling=100,
+        timeout=FIRST_DRAW_MS,
+    )
+    figure = page.get_by_test_id("stPlotlyChart").first.locator(".js-plotly-plot")
     box = figure.bounding_box()
     assert box is not None, f"{path}: the first figure has no box"
     return box["y"]
