@@ -4,8 +4,10 @@ the goal with its live check, the hints ladder and the free-text answer. Every a
 The widget keys are fixed (bench/load.py and the browser test drive them): gp_choice / gp_number, gp_send,
 gh_more, gf_text, gf_send. One set of keys serves every step: go_to clears them when the step changes.
 
-A revealed answer brings its figure into view (REVEAL_SCROLL): the figure appears under the step box, on a
-1366x768 screen 800 to 3,500 px down the page, where the class would not see anything change.
+The page moves where the class should look (scroll(), drawn last in the step box by ui/guides.bar): a new step
+opens at the top of the page, with its text (the page kept the scroll of the one before: a lesson started from the
+list opened in the middle of its first step); a revealed answer brings its figure into view (it appears under the
+step box, on a 1366x768 screen 740 to 3,500 px down the page, where the class saw nothing change).
 """
 
 from __future__ import annotations
@@ -20,62 +22,77 @@ from . import answers, goal_checks
 from .guide_format import Goal, Guide, Predict, Step, localized
 from .i18n import md, t
 
-WIDGET_KEYS = ("gp_choice", "gp_number", "gf_text")
+WIDGET_KEYS = {"gp_choice": None, "gp_number": None, "gf_text": ""}  # the answer widgets, and their empty values
 EDIT = "_gp_edit"  # (guide id, step) whose predict answer the student is changing
 FAILED = "_answer_failed"  # set by a callback when an answer was not stored for the class
 SHOWN = "_gp_shown"  # the (guide id, step) whose revealed figure was scrolled to in this session
+TO_TOP, TO_FIGURE = "_scroll_top", "_scroll_figure"  # what this run's scroll() does (go_to, predict set them)
 MAX_FREE = 500
 # "Scroll to **A sweep**." / "滚动到**扫描实验**。": where a step's text sends the class, for the revealed answer
 _BELOW = (re.compile(r"[Ss]croll (?:down )?to (\*\*[^*]+\*\*|[^.:;]+)"),
           re.compile(r"滚动到\s*(\*\*[^*]+\*\*|[^。，：；]+)"))  # fmt: skip
 
 
-# Static script (never lesson or user text; run in the page's own document by st.html): once the revealed figure
-# has drawn and stopped moving, scroll the page so that it is in view. The figure is the first one under the
-# section the step's text names (the verdict's "scroll to **…**" note, read from the page), else the first one
-# under the step box. It waits at most 30 s, and gives up if the student scrolls first.
-REVEAL_SCROLL = r"""<script>
-(() => {
+# Static scripts (never lesson or user text), run in the page's own document by st.html. SCRIPT hides its own
+# element, so it adds no gap to the step box.
+SCRIPT = (
+    "<style>[data-testid=stElementContainer]:has(script[data-guide-scroll]) { display: none; }</style>"
+    "<script data-guide-scroll>{js}</script>"
+)
+# The scrolling pane that holds the step box, to its top.
+SCROLL_TOP = r"""(() => {
+  const box = document.querySelector('[data-testid=stMain] .st-key-guide_box');
+  for (let p = box && box.parentElement; p; p = p.parentElement) {
+    const y = getComputedStyle(p).overflowY;
+    if ((y === 'auto' || y === 'scroll') && p.scrollHeight > p.clientHeight) { p.scrollTo({ top: 0 }); return; }
+  }
+  window.scrollTo({ top: 0 });
+})();"""
+# Once the revealed figure has drawn and stopped moving, scroll so that it is in view: the figure the step's text names
+# by its title, or the first figure (or table) under the section it names (the verdict's "scroll to **…**" note, read
+# from the page), else the first one under the step box; a named section that has drawn none after 20 s, its heading.
+# Its top goes at most 55% of the way down the window, lower if the whole figure then fits. It waits at most 30 s, and
+# gives up if the student scrolls first.
+SCROLL_FIGURE = r"""(() => {
   const main = document.querySelector('[data-testid=stMain]');
   const box = main && main.querySelector('.st-key-guide_box');
   if (!box) return;
   const after = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
   const plain = (s) => (s || '').replace(/[*\u201c\u201d"]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
-  const named = box.querySelector('.st-key-gp_below strong');
-  const want = named ? plain(named.textContent) : '';
-  const target = () => {
-    let from = box;
-    if (want) {
-      const head = Array.from(main.querySelectorAll('h1, h2, h3, h4, h5, h6')).find((h) => {
-        const got = plain(h.textContent);
-        return after(box, h) && got && (got.includes(want) || want.includes(got));
-      });
-      if (head) from = head;
-    }
-    const plot = Array.from(main.querySelectorAll('.js-plotly-plot')).find(
-      (p) => after(from, p) && p.getBoundingClientRect().height > 50);
-    return plot || (from === box ? null : from);
+  const note = box.querySelector('.st-key-gp_below strong');
+  const want = note ? plain(note.textContent) : '';
+  const FIGURES = '.js-plotly-plot, [data-testid=stTable], [data-testid=stDataFrame]';
+  const named = () => {  /* a heading or a figure's title: the same words, else starting with them, else holding them */
+    const all = Array.from(main.querySelectorAll('h1, h2, h3, h4, h5, h6, .js-plotly-plot .gtitle'))
+      .filter((a) => after(box, a));
+    const pick = (test) => all.find((a) => test(plain(a.textContent)));
+    return pick((g) => g === want) || pick((g) => g.startsWith(want)) || pick((g) => g.includes(want));
   };
-  const scroller = (el) => {
-    for (let p = el.parentElement; p; p = p.parentElement) {
+  const target = (late) => {
+    const anchor = want ? named() : null;
+    if (anchor && anchor.closest('.js-plotly-plot')) return anchor.closest('.js-plotly-plot');
+    const from = anchor || box;
+    const figure = Array.from(main.querySelectorAll(FIGURES)).find(
+      (f) => after(from, f) && f.getBoundingClientRect().height > 50);
+    return figure || (late && anchor ? anchor : null);  /* a section still drawing: its heading, at last */
+  };
+  const pane = (() => {
+    for (let p = box.parentElement; p; p = p.parentElement) {
       const y = getComputedStyle(p).overflowY;
       if ((y === 'auto' || y === 'scroll') && p.scrollHeight > p.clientHeight) return p;
     }
     return document.scrollingElement;
-  };
-  let last = null, still = 0, tries = 0, start = null, pane = null;
+  })();
+  const start = pane.scrollTop;
+  let last = null, still = 0, tries = 0;
   const tick = () => {
-    tries += 1;
-    const el = target();
+    if (Math.abs(pane.scrollTop - start) > 2) return;  /* the student scrolled: leave the page be */
+    const el = target(tries > 130);
     if (el) {
-      pane = pane || scroller(el);
-      if (start === null) start = pane.scrollTop;
-      if (Math.abs(pane.scrollTop - start) > 2) return;  /* the student scrolled: leave the page be */
-      const top = el.getBoundingClientRect().top;
-      still = last !== null && Math.abs(top - last) < 1 ? still + 1 : 0;
-      last = top;
+      const rect = el.getBoundingClientRect();
+      still = last !== null && Math.abs(rect.top - last) < 1 ? still + 1 : 0;
+      last = rect.top;
       if (still >= 3) {
-        const rect = el.getBoundingClientRect();
         const header = document.querySelector('[data-testid=stHeader]');
         const high = (header ? header.getBoundingClientRect().bottom : 0) + 8;
         const low = Math.max(high, Math.min(innerHeight * 0.55, innerHeight - rect.height - 16));
@@ -83,17 +100,28 @@ REVEAL_SCROLL = r"""<script>
         return;
       }
     }
-    if (tries < 200) setTimeout(tick, 150);
+    if (++tries < 200) setTimeout(tick, 150);
   };
   setTimeout(tick, 150);
-})();
-</script>"""
+})();"""
 
 
 def clear_widgets() -> None:
-    """A new step starts with empty answer widgets (go_to calls this)."""
-    for key in (*WIDGET_KEYS, EDIT):
-        st.session_state.pop(key, None)
+    """A new step starts with empty answer widgets, at the top of the page (go_to calls this). Each widget's value is
+    set empty, not removed: removed, the browser kept its own copy, and the next step on the same page opened with the
+    step before's written answer in its box, ready to be sent again."""
+    st.session_state.update(WIDGET_KEYS)
+    st.session_state.pop(EDIT, None)
+    st.session_state[TO_TOP] = True
+
+
+def scroll(box) -> None:
+    """Last in the step box (nothing after it moves): the script that brings a new step's text, or a newly revealed
+    answer's figure, into view; none in other runs."""
+    ss = st.session_state
+    top, figure = ss.pop(TO_TOP, False), ss.pop(TO_FIGURE, False)
+    if figure or top:
+        box.html(SCRIPT.replace("{js}", SCROLL_FIGURE if figure else SCROLL_TOP), unsafe_allow_javascript=True)
 
 
 def _saved(ok: bool) -> None:
@@ -189,18 +217,17 @@ def predict(box, guide: Guide, index: int, predict: Predict, code: str, below: s
     row = box.container(horizontal=True)
     row.button(t("guides.predict.change"), key="gp_again", on_click=_edit_predict, args=(guide.id, index))
     if answers.revealed(guide.id, index, predict) and not predict.read:
-        _scroll_once(row, (guide.id, index))
+        _figure_once((guide.id, index))
     return predict.read or answers.revealed(guide.id, index, predict), row
 
 
-def _scroll_once(row, key: tuple[str, int]) -> None:
-    """The first run that shows a step's revealed figure (after the answer, or the teacher's reveal) scrolls to
-    it; coming back to the step later leaves the page where the student puts it. The script sits in the button
-    row: a zero-width element there adds no height to the step box."""
+def _figure_once(key: tuple[str, int]) -> None:
+    """The first run that shows a step's revealed figure (after the answer, or the teacher's reveal) scrolls to it;
+    coming back to the step later leaves the page where the student puts it."""
     shown = st.session_state.setdefault(SHOWN, set())
     if key not in shown:
         shown.add(key)
-        row.html(REVEAL_SCROLL, unsafe_allow_javascript=True)
+        st.session_state[TO_FIGURE] = True
 
 
 # ----------------------------------------------------------------- goal

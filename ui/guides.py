@@ -112,6 +112,10 @@ def go_to(guide_id: str, index: int) -> None:
     # st.switch_page reruns without the browser's widget values, so widget keys set now would be lost:
     # the state is applied at the start of the page's own run (apply_pending), before any widget exists.
     ss["_apply"], ss["_goto"] = wanted, step.page
+    # The values a page that stopped early kept (state.keep_values) are the old step's: the step's own state replaces
+    # them. Kept in a fragment's rerun they held the sidebar's widgets too, and set again after the sidebar drew them
+    # (state.resend_kept) they stopped the next step with an exception (lesson 14, step 2 -> 3).
+    ss.pop("_kept", None)
     guide_steps.clear_widgets()
 
 
@@ -184,6 +188,7 @@ def bar(page: str, code: str) -> bool:
                   args=(guide.id, index + 1), key="guide_next", use_container_width=True)  # fmt: skip
     c3.button(t("guides.end"), icon=":material/close:", on_click=stop_guide, key="guide_end",
               use_container_width=True)  # fmt: skip
+    guide_steps.scroll(box)
     return show
 
 

@@ -1,11 +1,13 @@
 """Every shipped lesson walked in real Chromium as a class would, in English and in Chinese (issue 39 §6).
 
 A student opens the guided lessons page, presses the lesson's Start button and goes through every step with the
-guide's Next button to the closing step. At each step: no exception box; the step's page drew its figures (unless
-the step's prediction hides them until it is answered); a prediction is answered (the right choice in English, a
-wrong one in Chinese) and its figure appears, scrolled into view on a 1366x768 screen (its top 0 to 600 px from
-the top of the window); a free-text question is answered; the closing step shows what was learnt and the next
-lesson (or, on the last one, the way back to the list).
+guide's Next button to the closing step. At each step: the step's text is on screen when it opens (the page used to
+keep the list's scroll); no exception box; the step's page drew its figures (unless the step's prediction hides them
+until it is answered); a prediction is answered (the right choice in English, a wrong one in Chinese) and its figure
+appears, scrolled into view on a 1366x768 screen (its top 0 to 600 px from the top of the window); a free-text
+question is answered, in a box that opened empty; the closing step shows what was learnt and the next lesson (or, on
+the last one, the way back to the list). The **bold** names of a step's text that the page does not show are printed
+(-s), for a person to check.
 
 One server for all (the session's `app_url`), a fresh browser context (so a fresh Streamlit session) per lesson.
 LESSON_SHOTS=/some/folder saves a screenshot of the window at every step and after every reveal (for a person to
@@ -46,36 +48,36 @@ WORDS = {
 }  # fmt: skip
 FREE_ANSWER = {"en": "Because of the mask.", "zh": "因为掩码。"}
 
-# The part of a page a step sends the class to ("Scroll to **A sweep**."), else the first figure under the step box:
-# the figure a revealed answer is about. Returns its top edge in px from the top of the window, or null.
+# The part of a page a step sends the class to ("Scroll to **A sweep**."): a figure by its title, or the first figure
+# (or table) under a heading; else the first figure under the step box: the figure a revealed answer is about (as
+# ui/guide_steps.py's script finds it). Returns its top edge in px from the top of the window, or null.
+FIGURES = ".js-plotly-plot, [data-testid=stTable], [data-testid=stDataFrame]"
 TARGET_TOP = """(name) => {
     const main = document.querySelector('[data-testid=stMain]');
-    const plots = Array.from(main.querySelectorAll('.js-plotly-plot'));
     const box = main.querySelector('.st-key-guide_box');
     const after = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const plain = (s) => s.replace(/[*“”"]/g, '').replace(/\\s+/g, ' ').trim().toLowerCase();
+    const figures = Array.from(main.querySelectorAll('FIGURES_HERE'))
+        .filter((f) => after(box, f) && f.getBoundingClientRect().height > 50);
     let from = box;
     if (name) {
-        const plain = (s) => s.replace(/[*“”"]/g, '').trim().toLowerCase();
         const want = plain(name);
-        const heads = Array.from(main.querySelectorAll('h1, h2, h3, h4, h5, h6'))
-            .filter((h) => !box || after(box, h));
-        const head = heads.find((h) => {
-            const got = plain(h.textContent);
-            return got && (got.includes(want) || want.includes(got));
-        });
-        if (!head) return null;
-        from = head;
-        const plot = plots.find((p) => after(head, p));
-        if (!plot) return head.getBoundingClientRect().top;
-        return plot.getBoundingClientRect().top;
+        const all = Array.from(main.querySelectorAll('h1, h2, h3, h4, h5, h6, .js-plotly-plot .gtitle'))
+            .filter((a) => after(box, a));
+        const pick = (test) => all.find((a) => test(plain(a.textContent)));
+        const anchor = pick((g) => g === want) || pick((g) => g.startsWith(want)) || pick((g) => g.includes(want));
+        if (!anchor) return null;
+        if (anchor.closest('.js-plotly-plot')) return anchor.closest('.js-plotly-plot').getBoundingClientRect().top;
+        from = anchor;
     }
-    const plot = plots.find((p) => !from || after(from, p));
-    return plot ? plot.getBoundingClientRect().top : null;
-}"""
+    const figure = figures.find((f) => after(from, f));
+    return (figure || from).getBoundingClientRect().top;
+}""".replace("FIGURES_HERE", FIGURES)
 
 
 # The page's own words, the step box left out: the labels and options of its controls (hidden ones too: a closed
-# expander's, another tab's), its headings, its buttons, its figures' titles and the sidebar.
+# expander's, another tab's; a select box shows only its chosen option), its headings, its buttons, its figures'
+# titles and the sidebar.
 PAGE_WORDS = """() => {
     const parts = [];
     for (const root of document.querySelectorAll('[data-testid=stMain], [data-testid=stSidebar]')) {
@@ -84,6 +86,7 @@ PAGE_WORDS = """() => {
         parts.push(copy.textContent);
     }
     document.querySelectorAll('[aria-label]').forEach((e) => parts.push(e.getAttribute('aria-label')));
+    document.querySelectorAll('input').forEach((e) => parts.push(e.value));  /* a select box's chosen option */
     return parts.join(' ');
 }"""
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
@@ -182,7 +185,9 @@ def _predict(page: Page, step: guide_format.Step, lang: str, where: str, tops: l
 
 
 def _free(page: Page, lang: str, where: str) -> None:
-    page.locator(".st-key-gf_text textarea").fill(FREE_ANSWER[lang])
+    box = page.locator(".st-key-gf_text textarea")
+    expect(box, f"{where}: the written answer of the step before is still in the box").to_have_value("")
+    box.fill(FREE_ANSWER[lang])
     page.locator(".st-key-gf_send button").click()
     expect(page.locator(".st-key-guide_box").get_by_text(WORDS[lang]["sent"])).to_be_visible(timeout=RUN_MS)
     _idle(page)
@@ -222,6 +227,8 @@ def test_a_class_walks_the_lesson(browser, app_url: str, guide_id: str, lang: st
             _idle(page)
             _no_exception(page, where)
             assert page.url.split("?")[0].endswith("/" + step.page), f"{where}: on {page.url}, not {step.page}"
+            box_top = page.locator(".st-key-guide_box").evaluate("e => e.getBoundingClientRect().top")
+            assert 0 <= box_top <= MAX_TOP_PX, f"{where}: the step opens with its text at {box_top:.0f} px, off screen"
             _shot(page, where)
             missing = [] if step.predict and not step.predict.read else _unnamed(page, step, lang)
             if missing:
