@@ -70,7 +70,8 @@ html { font-size: 18px; }
 /* The figure on the projector's first screen (issue 39): a smaller title and less space above it; the prompt and
    its tokens large, as the figure is (figure_scale). */
 [data-testid="stMainBlockContainer"] { padding-top: 3.25rem; }
-[data-testid="stMain"] h1 { font-size: 2rem; line-height: 1.35; padding-top: 0.25rem; }  /* above h2; CJK tops not cut */
+/* The title stays above the section headings (h2), and a Chinese title's tops are not cut. */
+[data-testid="stMain"] h1 { font-size: 2rem; line-height: 1.35; padding-top: 0.25rem; }
 [data-testid="stMain"] [data-testid="stTextInput"] input { font-size: 1.35rem; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] code { font-size: 1.15rem; }
 /* The page's text, not the sidebar's: there the longer page names were cut off. */
