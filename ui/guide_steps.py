@@ -26,37 +26,45 @@ WIDGET_KEYS = {"gp_choice": None, "gp_number": None, "gf_text": ""}  # the answe
 EDIT = "_gp_edit"  # (guide id, step) whose predict answer the student is changing
 FAILED = "_answer_failed"  # set by a callback when an answer was not stored for the class
 SHOWN = "_gp_shown"  # the (guide id, step) whose revealed figure was scrolled to in this session
-TO_TOP, TO_FIGURE = "_scroll_top", "_scroll_figure"  # what this run's scroll() does (go_to, predict set them)
+SCROLLS = "_scroll"  # {"top": n, "figure": n, "seq": n}: the numbers of this step's page moves (0: none; scroll())
 MAX_FREE = 500
 # "Scroll to **A sweep**." / "滚动到**扫描实验**。": where a step's text sends the class, for the revealed answer
 _BELOW = (re.compile(r"[Ss]croll (?:down )?to (\*\*[^*]+\*\*|[^.:;]+)"),
           re.compile(r"滚动到\s*(\*\*[^*]+\*\*|[^。，：；]+)"))  # fmt: skip
 
 
-# Static scripts (never lesson or user text), run in the page's own document by st.html. SCRIPT hides its own
+# A static script (no lesson or user text: two numbers), run in the page's own document by st.html, in every run
+# of the step: a run the browser never drew (a click started the next one first) cannot lose a move. Each move is
+# made once, by its number, kept in the page's window: the same script drawn again does nothing. It hides its own
 # element, so it adds no gap to the step box.
 SCRIPT = (
     "<style>[data-testid=stElementContainer]:has(script[data-guide-scroll]) { display: none; }</style>"
-    "<script data-guide-scroll>{js}</script>"
+    "<script data-guide-scroll>({js})({numbers});</script>"
 )
-# The scrolling pane that holds the step box, to its top.
-SCROLL_TOP = r"""(() => {
-  const box = document.querySelector('[data-testid=stMain] .st-key-guide_box');
-  for (let p = box && box.parentElement; p; p = p.parentElement) {
-    const y = getComputedStyle(p).overflowY;
-    if ((y === 'auto' || y === 'scroll') && p.scrollHeight > p.clientHeight) { p.scrollTo({ top: 0 }); return; }
-  }
-  window.scrollTo({ top: 0 });
-})();"""
-# Once the revealed figure has drawn and stopped moving, scroll so that it is in view: the figure the step's text names
-# by its title, or the first figure (or table) under the section it names (the verdict's "scroll to **…**" note, read
-# from the page), else the first one under the step box; a named section that has drawn none after 20 s, its heading.
-# Its top goes at most 55% of the way down the window, lower if the whole figure then fits. It waits at most 30 s, and
-# gives up if the student scrolls first.
-SCROLL_FIGURE = r"""(() => {
+# TOP: the scrolling pane that holds the step box, to its top.
+# FIGURE: once the revealed figure has drawn and stopped moving, scroll so that it is in view: the figure the step's
+# text names by its title, or the first figure (or table) under the section it names (the verdict's "scroll to **…**"
+# note, read from the page), else the first one under the step box; a named section that has drawn none after 20 s,
+# its heading. Its top goes at most 55% of the way down the window, lower if the whole figure then fits. It waits at
+# most 30 s, and gives up if the student scrolls first.
+SCROLL_JS = r"""(TOP, FIGURE) => {
   const main = document.querySelector('[data-testid=stMain]');
   const box = main && main.querySelector('.st-key-guide_box');
   if (!box) return;
+  const pane = (() => {  /* the page's own scrolling pane, even while the page is still too short to scroll */
+    for (let p = box.parentElement; p; p = p.parentElement) {
+      const y = getComputedStyle(p).overflowY;
+      if ((y === 'auto' || y === 'scroll') && (p === main || p.scrollHeight > p.clientHeight)) return p;
+    }
+    return document.scrollingElement;
+  })();
+  const done = (window.attentionLabScrolls = window.attentionLabScrolls || { top: 0, figure: 0 });
+  if (TOP && done.top !== TOP) {
+    done.top = TOP;
+    pane.scrollTo({ top: 0 });
+  }
+  if (!FIGURE || done.figure === FIGURE) return;
+  done.figure = FIGURE;
   const after = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
   const plain = (s) => (s || '').replace(/[*\u201c\u201d"]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
   const note = box.querySelector('.st-key-gp_below strong');
@@ -76,13 +84,6 @@ SCROLL_FIGURE = r"""(() => {
       (f) => after(from, f) && f.getBoundingClientRect().height > 50);
     return figure || (late && anchor ? anchor : null);  /* a section still drawing: its heading, at last */
   };
-  const pane = (() => {
-    for (let p = box.parentElement; p; p = p.parentElement) {
-      const y = getComputedStyle(p).overflowY;
-      if ((y === 'auto' || y === 'scroll') && p.scrollHeight > p.clientHeight) return p;
-    }
-    return document.scrollingElement;
-  })();
   const start = pane.scrollTop;
   let last = null, still = 0, tries = 0;
   const tick = () => {
@@ -103,7 +104,7 @@ SCROLL_FIGURE = r"""(() => {
     if (++tries < 200) setTimeout(tick, 150);
   };
   setTimeout(tick, 150);
-})();"""
+}"""
 
 
 def clear_widgets() -> None:
@@ -112,16 +113,24 @@ def clear_widgets() -> None:
     step before's written answer in its box, ready to be sent again."""
     st.session_state.update(WIDGET_KEYS)
     st.session_state.pop(EDIT, None)
-    st.session_state[TO_TOP] = True
+    _move("top")
+    st.session_state[SCROLLS]["figure"] = 0
+
+
+def _move(kind: str) -> None:
+    """A new page move of this kind ("top" or "figure"), numbered."""
+    moves = st.session_state.setdefault(SCROLLS, {"top": 0, "figure": 0, "seq": 0})
+    moves["seq"] += 1
+    moves[kind] = moves["seq"]
 
 
 def scroll(box) -> None:
     """Last in the step box (nothing after it moves): the script that brings a new step's text, or a newly revealed
-    answer's figure, into view; none in other runs."""
-    ss = st.session_state
-    top, figure = ss.pop(TO_TOP, False), ss.pop(TO_FIGURE, False)
-    if figure or top:
-        box.html(SCRIPT.replace("{js}", SCROLL_FIGURE if figure else SCROLL_TOP), unsafe_allow_javascript=True)
+    answer's figure, into view (ui/guide_steps.SCRIPT)."""
+    moves = st.session_state.get(SCROLLS)
+    if moves and (moves["top"] or moves["figure"]):
+        numbers = f"{int(moves['top'])}, {int(moves['figure'])}"
+        box.html(SCRIPT.replace("{js}", SCROLL_JS).replace("{numbers}", numbers), unsafe_allow_javascript=True)
 
 
 def _saved(ok: bool) -> None:
@@ -227,7 +236,7 @@ def _figure_once(key: tuple[str, int]) -> None:
     shown = st.session_state.setdefault(SHOWN, set())
     if key not in shown:
         shown.add(key)
-        st.session_state[TO_FIGURE] = True
+        _move("figure")
 
 
 # ----------------------------------------------------------------- goal

@@ -97,9 +97,7 @@ def resend_kept() -> None:
     """Before the page's widgets are drawn: the values keep_values() kept are set in this run, so each
     widget drawn again carries its value to the browser (a widget that reappears with a value from an
     earlier run is drawn empty: the browser no longer has one for it)."""
-    for name in st.session_state.pop("_kept", []):
-        if name in st.session_state:
-            st.session_state[name] = st.session_state[name]
+    _reassert(st.session_state.pop("_kept", []))  # a sidebar widget drawn already in this run keeps its value
 
 
 @dataclass(frozen=True)

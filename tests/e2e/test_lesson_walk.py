@@ -9,7 +9,8 @@ question is answered, in a box that opened empty; the closing step shows what wa
 the last one, the way back to the list). The **bold** names of a step's text that the page does not show are printed
 (-s), for a person to check.
 
-One server for all (the session's `app_url`), a fresh browser context (so a fresh Streamlit session) per lesson.
+One server for all (the session's `app_url`), a fresh browser context (so a fresh Streamlit session) per lesson; run
+on demand: ATTENTION_LAB_LESSON_WALK=1.
 LESSON_SHOTS=/some/folder saves a screenshot of the window at every step and after every reveal (for a person to
 look at as a student would); keep that folder outside the repository.
 """
@@ -32,8 +33,8 @@ from ui.pages import LESSONS
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 1366, 768
 MAX_TOP_PX = 600  # a revealed figure's top edge, from the top of the window: on the projector's first screen
-# 28 walks of several minutes each on a 2-core machine, and not yet green in every step: run on demand
-# (ATTENTION_LAB_LESSON_WALK=1 .venv/bin/python -m pytest tests/e2e/test_lesson_walk.py) until it is (issue 39).
+# 28 walks of 15 to 60 s each (10 to 17 minutes in all on a shared 2-core machine): run on demand
+# (ATTENTION_LAB_LESSON_WALK=1 .venv/bin/python -m pytest tests/e2e/test_lesson_walk.py) (issue 39).
 pytestmark = pytest.mark.skipif(
     os.environ.get("ATTENTION_LAB_LESSON_WALK") != "1",
     reason="the lesson walk runs on demand: ATTENTION_LAB_LESSON_WALK=1",
@@ -117,10 +118,17 @@ def _cases() -> list:
 
 def _idle(page: Page) -> None:
     """The script run is over: no "Running" widget, no element left stale from the run before."""
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=stStatusWidget]') && !document.querySelector('[data-stale=true]')",
-        timeout=RUN_MS,
-    )
+    try:
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=stStatusWidget]')"
+            " && !document.querySelector('[data-stale=true]')",
+            timeout=RUN_MS,
+        )
+    except PlaywrightTimeout:
+        status = page.locator("[data-testid=stStatusWidget]")
+        pytest.fail(f"the app is still busy after {RUN_MS / 1000:.0f} s: status widget "
+                    f"{status.inner_text()[:200] if status.count() else 'gone'!r}, "
+                    f"{page.locator('[data-stale=true]').count()} stale elements")  # fmt: skip
     page.wait_for_timeout(300)  # a fragment's rerun may start right after a full run
 
 
