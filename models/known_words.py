@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from . import data
 from .lexicon import COMMON_EN
-from .tokenizer import SPECIALS, BPETokenizer
+from .tokenizer import SPECIALS, BPETokenizer, whole
+from .tokenizer import char_runs as char_runs  # ui/toy_words and its tests read it here
 
 CJK_CHAR = "\u3400-\u9fff\uf900-\ufaff"  # Chinese characters (not CJK punctuation: 。 is no word)
 # A word: one Chinese character (Chinese is written without spaces), or letters with inner apostrophes ("didn't").
@@ -58,24 +58,6 @@ def _one_char(piece: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return re.fullmatch(f"[{CJK_CHAR}]", text) is not None
-
-
-def whole(piece: bytes) -> bool:
-    """Whether a token's bytes are whole UTF-8 characters (False for a lone byte of a longer character)."""
-    try:
-        piece.decode("utf-8")
-        return True
-    except UnicodeDecodeError:
-        return False
-
-
-def _cut(buf: bytes) -> bool:
-    """Whether buf ends inside a character: the only way more bytes can make it decode."""
-    try:
-        buf.decode("utf-8")
-        return False
-    except UnicodeDecodeError as e:
-        return e.reason == "unexpected end of data"
 
 
 @dataclass(frozen=True)
@@ -129,24 +111,3 @@ def split(tok: BPETokenizer, text: str, ids: list[int] | None = None) -> Split:
                 broken.append(word)
     parted = tuple(dict.fromkeys(word for (_, _, word), n in zip(words, spelt, strict=True) if n > 1))
     return Split(counted, bad, tuple(broken), parted)
-
-
-def char_runs(pieces: list[bytes]) -> list[tuple[int, int, str]]:
-    """(start, end, character) of each run of two or more tokens whose bytes together are exactly one printable
-    character (桌 = <e6> <a1> <8c>); bytes that make no whole character are left out (they stay bytes)."""
-    runs = []
-    i = 0
-    while i < len(pieces):
-        if whole(pieces[i]):
-            i += 1
-            continue
-        end, buf = i + 1, pieces[i]
-        while end < len(pieces) and _cut(buf) and not whole(pieces[end]):
-            buf, end = buf + pieces[end], end + 1
-        text = buf.decode("utf-8") if whole(buf) else ""
-        if end - i > 1 and len(text) == 1 and unicodedata.category(text)[0] in "LNPS":
-            runs.append((i, end, text))
-            i = end
-        else:
-            i += 1
-    return runs

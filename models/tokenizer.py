@@ -7,6 +7,7 @@ are split one by one (as in Llama) so "1234" aligns digit by digit with its word
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +17,7 @@ from tokenizers.pre_tokenizers import ByteLevel
 
 SPECIALS = ("[PAD]", "[BOS]", "[EOS]", "[MASK]", "[CLS]", "[SEP]")
 PAD, BOS, EOS, MASK, CLS, SEP = range(len(SPECIALS))
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 CJK = r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]"
 
 
@@ -92,7 +94,16 @@ class BPETokenizer:
         return "".join(out)
 
     def token_strs(self, ids: Iterable[int]) -> list[str]:
-        return [self.token_str(i) for i in ids]
+        """Labels, one per token; the byte tokens of one character are labelled with it and a subscript
+        (桌₁ 桌₂ 桌₃, not <e6> <a1> <8c>), as a published model's tokenizer labels them (models/hf_tokenizer.py)."""
+        ids = [int(i) for i in ids]
+        out = [self.token_str(i) for i in ids]
+        pieces = [self._pieces[i] if i >= len(SPECIALS) else b"" for i in ids]
+        for start, end, char in char_runs(pieces):
+            out[start:end] = [
+                f"{VISIBLE.get(char, char)}{str(j + 1).translate(SUBSCRIPTS)}" for j in range(end - start)
+            ]
+        return out
 
     def save(self, path: Path) -> None:
         self.tok.save(str(path))
@@ -121,3 +132,42 @@ def build_tokenizer(corpus: Iterable[str], vocab_size: int) -> BPETokenizer:
 @lru_cache(maxsize=4)
 def load_tokenizer(path: Path) -> BPETokenizer:
     return BPETokenizer(Tokenizer.from_file(str(path)))
+
+
+def whole(piece: bytes) -> bool:
+    """Whether a token's bytes are whole UTF-8 characters (False for a lone byte of a longer character)."""
+    try:
+        piece.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def cut_inside(buf: bytes) -> bool:
+    """Whether buf ends inside a character: the only way more bytes can make it decode."""
+    try:
+        buf.decode("utf-8")
+        return False
+    except UnicodeDecodeError as e:
+        return e.reason == "unexpected end of data"
+
+
+def char_runs(pieces: list[bytes]) -> list[tuple[int, int, str]]:
+    """(start, end, character) of each run of two or more tokens whose bytes together are exactly one printable
+    character (桌 = <e6> <a1> <8c>); bytes that make no whole character are left out (they stay bytes)."""
+    runs = []
+    i = 0
+    while i < len(pieces):
+        if whole(pieces[i]):
+            i += 1
+            continue
+        end, buf = i + 1, pieces[i]
+        while end < len(pieces) and cut_inside(buf) and not whole(pieces[end]):
+            buf, end = buf + pieces[end], end + 1
+        text = buf.decode("utf-8") if whole(buf) else ""
+        if end - i > 1 and len(text) == 1 and unicodedata.category(text)[0] in "LNPS":
+            runs.append((i, end, text))
+            i = end
+        else:
+            i += 1
+    return runs

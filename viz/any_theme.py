@@ -10,6 +10,11 @@ it readable under any theme, whatever the browser's theme is on the first run or
 Text gets INK, the ink base_layout already asked for (Streamlit's light tick grey, #808495, is 3.7:1
 on white: under WCAG's 4.5:1); lines keep Streamlit's light-theme grey, so they look as before.
 A colour a builder chose itself is kept.
+
+Sizes likewise: the template sets tick labels, legends and colour bars to 12 px and axis titles to 14 px,
+whatever the figure's font size, so presentation mode (base_layout(1.5)) enlarged nothing but the title.
+Each is pinned in proportion to the figure's own font size: 12 and 14 at the normal 13 px (what the
+template gives: normal mode looks as before), 18 and 22 on a projector.
 """
 
 from __future__ import annotations
@@ -42,6 +47,13 @@ _AXIS_PINS = (
     (("tickcolor",), THEME_LINE),
 )
 _BAR_TEXT = (("colorbar", "tickfont", "color"), ("colorbar", "title", "font", "color"))
+# Streamlit's template sizes (px) over the size a figure's font has at scale 1 (viz.palette.BASE_FONT_SIZE).
+TEMPLATE_SMALL, TEMPLATE_TITLE, TEMPLATE_BASE = 12, 14, 13
+_LEGEND = (("legend", "font", "size"), ("legend", "title", "font", "size"))
+_BAR_SIZES = (
+    (("colorbar", "tickfont", "size"), TEMPLATE_SMALL),
+    (("colorbar", "title", "font", "size"), TEMPLATE_TITLE),
+)
 
 
 def on_any_theme(spec: Spec) -> Spec:
@@ -50,6 +62,10 @@ def on_any_theme(spec: Spec) -> Spec:
     layout = dict(spec.layout)
     for path in _TEXT:
         _pin(layout, path, INK)
+    size = (layout.get("font") or {}).get("size")
+    small, big = (_px(size, TEMPLATE_SMALL), _px(size, TEMPLATE_TITLE)) if size else (None, None)
+    for path in _LEGEND if size else ():
+        _pin(layout, path, small)
     for key in ("paper_bgcolor", "plot_bgcolor"):
         layout.setdefault(key, "white")
     for name in _axes(spec.data, layout):
@@ -58,12 +74,22 @@ def on_any_theme(spec: Spec) -> Spec:
             _pin(axis, path, color)
         if "minor" in axis:
             _pin(axis, ("minor", "gridcolor"), THEME_LINE)
+        if size:
+            _pin(axis, ("tickfont", "size"), small)
+            _pin(axis, ("title", "font", "size"), big)
     color_axes = {k for k in layout if _COLOR_AXIS.match(k)} | {t["coloraxis"] for t in spec.data if "coloraxis" in t}
     for name in sorted(color_axes):
         bar = layout[name] = dict(layout.get(name) or {})
         for path in _BAR_TEXT:
             _pin(bar, path, INK)
+        for path, px in _BAR_SIZES if size else ():
+            _pin(bar, path, _px(size, px))
     return Spec.of(spec.data, layout)
+
+
+def _px(size: float, template_px: int) -> int:
+    """The template's size for a figure whose font is `size` px rather than TEMPLATE_BASE."""
+    return round(size * template_px / TEMPLATE_BASE)
 
 
 def _axes(data: list[dict], layout: dict) -> list[str]:

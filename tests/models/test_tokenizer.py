@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from models.tokenizer import SPECIALS, VISIBLE
+from models.tokenizer import SPECIALS, VISIBLE, char_runs
 
 # `tok` is session-scoped (and read-only), so hypothesis may reuse it across examples.
 FIXTURE_OK = settings(max_examples=1000, deadline=None)
@@ -74,9 +74,28 @@ UNAMBIGUOUS = st.text(st.characters(codec="utf-8", exclude_characters="<␣↵�
 @example(text="小明喜欢苹果 and 😀")
 @example(text="a\tb\nc\rd e\x00")
 def test_token_strings_show_exactly_the_bytes_of_the_text(tok, text):
-    """Token strings are the text's own characters (or <xx> for a byte of a split character), never
-    GPT-2's internal byte alphabet (Ġ for a space, Ã¤ for ä)."""
-    assert unescape(tok.token_strs(tok.encode(text))) == text
+    """A token's string is the text's own characters (or <xx> for a byte of a split character), never
+    GPT-2's internal byte alphabet (Ġ for a space, Ã¤ for ä); a prompt's labels (token_strs) name the
+    bytes of one character by it: dropping subscripts from each run gives the text again."""
+    ids = tok.encode(text)
+    assert unescape([tok.token_str(i) for i in ids]) == text
+    labels = tok.token_strs(ids)
+    assert len(labels) == len(ids)
+    runs = char_runs([tok.piece(i) for i in ids])
+    for a, b, char in runs:  # a run is one character: at most 4 bytes, subscripts 1..4
+        assert unescape([tok.token_str(i) for i in ids[a:b]]) == char
+        assert labels[a:b] == [f"{VISIBLE.get(char, char)}{chr(0x2081 + j)}" for j in range(b - a)]
+    inside = {k for a, b, _ in runs for k in range(a, b)}
+    assert [x for k, x in enumerate(labels) if k not in inside] == [
+        tok.token_str(i) for k, i in enumerate(ids) if k not in inside
+    ]
+
+
+def test_the_bytes_of_one_character_are_labelled_with_it_as_published_tokenizers_do(tok):
+    """桌 is three byte tokens to the toy tokenizer: labelled 桌₁ 桌₂ 桌₃ in every figure, not <e6> <a1> <8c>."""
+    ids = tok.encode("我的桌子")
+    assert [tok.token_str(i) for i in ids][2:5] == ["<e6>", "<a1>", "<8c>"]
+    assert tok.token_strs(ids) == ["我", "的", "桌₁", "桌₂", "桌₃", "子"]
 
 
 @pytest.mark.parametrize("text", ["小明喜欢苹果", "小红看见猫", "老王在公园", "我喜欢学习"])

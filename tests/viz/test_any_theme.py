@@ -86,3 +86,22 @@ def test_charts_plot_sends_the_pinned_figure_and_takes_a_go_figure_too():
     plot(where, go.Figure(go.Bar(x=[1], y=[2]), layout=dict(title=dict(text="t"))))
     sent = where.got.to_dict()["layout"]
     assert sent["title"] == {"text": "t", "font": {"color": INK}} and sent["yaxis"]["tickfont"]["color"] == INK
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_tick_legend_and_axis_title_sizes_follow_the_figure_font_not_the_template(scale):
+    """Streamlit's template pins ticks and legends at 12 px and axis titles at 14 px: on a projector
+    (scale 1.5) they stayed small while the title grew. Pinned in proportion: 12/14 at 13 px, as before."""
+    layout = viz.base_layout(scale)
+    layout["legend"] = {"title": {"text": "kind"}}
+    layout["xaxis"] = {"title": "x"}
+    layout["coloraxis"] = {"colorscale": "Viridis"}
+    spec = Spec.of([{"type": "heatmap", "z": [[1, 2]], "coloraxis": "coloraxis"}], layout)
+    out = on_any_theme(spec).layout
+    small, big = (12, 14) if scale == 1.0 else (18, 22)  # font 13 -> 12/14; font 20 -> 18/22
+    assert out["xaxis"]["tickfont"]["size"] == out["yaxis"]["tickfont"]["size"] == small
+    assert out["xaxis"]["title"]["font"]["size"] == big
+    assert out["legend"]["font"]["size"] == out["legend"]["title"]["font"]["size"] == small
+    assert out["coloraxis"]["colorbar"]["tickfont"]["size"] == small
+    own = Spec.of(spec.data, {**layout, "yaxis": {"tickfont": {"size": 9}}})
+    assert on_any_theme(own).layout["yaxis"]["tickfont"]["size"] == 9  # a builder's own size is kept
