@@ -41,7 +41,7 @@ positions = mask_positions(masked_ids, mask_id)
 if not positions:
     st.info(t("mlm.no_mask"))
 else:
-    run = masked_run(settings.weights, tuple(masked_ids), name=model_name)
+    run = masked_run(settings.weights, tuple(masked_ids), name=model_name, hidden=tuple(ids))
     shell.token_chips(run["tokens"])
     state.ensure("focus_mask")
     if st.session_state["focus_mask"] not in positions:
@@ -74,7 +74,8 @@ else:
         key="mlm_top",
     )
     if original is not None:
-        c1.caption(t("mlm.original", token=shell.code_span(original)))
+        rank, p_hidden = run["hidden"][pos]
+        c1.caption(t("mlm.original", token=shell.code_span(original), rank=rank, p=f"{p_hidden:.3f}"))
     with c2:
         layer, _ = controls.layer_head(cfg, with_head=False)
     rows = run["attention"][layer, :, pos]  # [H, T]

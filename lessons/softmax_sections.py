@@ -6,7 +6,7 @@ import streamlit as st
 
 import viz
 from models import analysis
-from ui import charts, controls, shell, state
+from ui import charts, controls, score_scale, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import scaled_run
 from ui.params import LIVE_FACTORS
@@ -21,7 +21,7 @@ def live_model(settings: Settings, fig_scale: float) -> None:
     model = shell.model_or_stop(settings)
     text = shell.prompt_or_stop(settings, model)
     cfg = model.config
-    st.markdown(t("softmax.live_intro", d=cfg.d_head, s=f"{cfg.scale:.4f}"))
+    st.markdown(t("softmax.live_intro", scale=score_scale.scale_text(cfg)))
     state.ensure("live_c")
     st.select_slider(
         t("softmax.live_factor"),
@@ -113,39 +113,13 @@ def live_model(settings: Settings, fig_scale: float) -> None:
 
 # ---------------------------------------------------------------- dot product vs cosine
 def dot_vs_cosine(d_k: int, fig_scale: float) -> None:
-    """Two vectors in the plane, then five keys in d_k dimensions at chosen angles and lengths to one
-    query: the most similar in direction is not the one attention prefers."""
+    """Five keys in d_k dimensions at chosen angles and lengths to one query (the most similar in direction is not
+    the one attention prefers), then two vectors in the plane to try it. The table first: lesson 02's question
+    is about it, and a reveal scrolls to the first figure or table under the section's heading."""
     st.header(t("softmax.cos_title"))
     st.markdown(t("softmax.cos_intro"))
     st.latex(r"q\cdot k=\|q\|\,\|k\|\cos\theta")
     st.latex(r"\cos\theta=\frac{q\cdot k}{\|q\|\,\|k\|}")
-    for name in ("q_norm", "k_norm", "qk_angle"):
-        state.ensure(name)
-    c1, c2, c3 = st.columns(3)
-    c1.slider("‖q‖", 0.1, 4.0, step=0.1, key="q_norm")
-    c2.slider("‖k‖", 0.1, 4.0, step=0.1, key="k_norm")
-    c3.slider(t("softmax.angle"), 0, 180, key="qk_angle")
-    shell.track("q_norm", "k_norm", "qk_angle")
-    qn, kn, deg = st.session_state["q_norm"], st.session_state["k_norm"], st.session_state["qk_angle"]
-    qv, kv = np.array([qn, 0.0]), kn * np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg))])
-    c1, c2 = st.columns([3, 2])
-    charts.plot(
-        c1,
-        viz.plane_vectors(
-            [Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=fig_scale, title=t("softmax.plane_title")
-        ),
-        key="sm_plane",
-    )
-    c2.markdown(
-        t(
-            "softmax.cos_numbers",
-            dot=f"{qv @ kv:.3f}",
-            cos=f"{analysis.cosine(qv, kv):.3f}",
-            qn=f"{qn:.1f}",
-            kn=f"{kn:.1f}",
-        )
-    )
-
     angles, lengths = np.radians([10, 40, 60, 80, 120]), np.array([0.5, 2.0, 3.0, 1.0, 2.5])
     rng = np.random.default_rng(3)
     dim = max(d_k, 2)
@@ -177,5 +151,31 @@ def dot_vs_cosine(d_k: int, fig_scale: float) -> None:
             best_dot=int(np.argmax(dots)) + 1,
             qn=f"{np.linalg.norm(q):.2f}",
             d=dim,
+        )
+    )
+    for name in ("q_norm", "k_norm", "qk_angle"):
+        state.ensure(name)
+    c1, c2, c3 = st.columns(3)
+    c1.slider("‖q‖", 0.1, 4.0, step=0.1, key="q_norm")
+    c2.slider("‖k‖", 0.1, 4.0, step=0.1, key="k_norm")
+    c3.slider(t("softmax.angle"), 0, 180, key="qk_angle")
+    shell.track("q_norm", "k_norm", "qk_angle")
+    qn, kn, deg = st.session_state["q_norm"], st.session_state["k_norm"], st.session_state["qk_angle"]
+    qv, kv = np.array([qn, 0.0]), kn * np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg))])
+    c1, c2 = st.columns([3, 2])
+    charts.plot(
+        c1,
+        viz.plane_vectors(
+            [Arrow(*qv, "q"), Arrow(*kv, "k")], angle=(0, 1), scale=fig_scale, title=t("softmax.plane_title")
+        ),
+        key="sm_plane",
+    )
+    c2.markdown(
+        t(
+            "softmax.cos_numbers",
+            dot=f"{qv @ kv:.3f}",
+            cos=f"{analysis.cosine(qv, kv):.3f}",
+            qn=f"{qn:.1f}",
+            kn=f"{kn:.1f}",
         )
     )

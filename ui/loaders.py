@@ -271,15 +271,25 @@ def forced(weights: str, source: str, target: str, name: str = "encoder-decoder"
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def masked_run(weights: str, ids: tuple[int, ...], top: int = 10, name: str = "encoder") -> dict:
-    """The encoder on ids with [MASK]s: top tokens per masked position, and the attention."""
+def masked_run(
+    weights: str, ids: tuple[int, ...], top: int = 10, name: str = "encoder", hidden: tuple[int, ...] = ()
+) -> dict:
+    """The encoder on ids with [MASK]s: top tokens per masked position, and the attention; with hidden (the ids
+    before masking), each hidden token's rank among the encoder's guesses and its probability, so that the page
+    can say where it stands when it is not among the top (the default's ␣cats: plural nouns come first)."""
     model = get_model(name, weights)
     tr = model.run_ids(list(ids))
     masked = experiments.mask_positions(list(ids), model.tokenizer.mask_id)
+    ranks = {}
+    for p in masked if hidden else ():
+        if hidden[p] != model.tokenizer.mask_id:
+            probs = experiments.softmax(tr.logits[p])
+            ranks[p] = (int((probs > probs[hidden[p]]).sum()) + 1, float(probs[hidden[p]]))
     return {
         "tokens": tr.tokens,
         "attention": tr.attention["encoder.self"],
         "top": {p: experiments.top_tokens(model, tr.logits[p], top) for p in masked},
+        "hidden": ranks,
     }
 
 

@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pytest
+import torch
 
 import models
 from models.experiments import top_tokens
@@ -85,3 +86,18 @@ def test_both_choice_rules_are_shown_and_berts_count_is_exact():
     assert np.allclose(array(fig["data"][3]["y"]), 2 / 9)  # the same share every draw
     m = re.search(r"Of those, ([\d.]+)% .*, ([\d.]+)% a random token", markdown_text(at))
     assert abs(float(m.group(1)) - 80) < 1 and abs(float(m.group(2)) - 10) < 1
+
+
+def test_the_hidden_word_gets_its_rank_and_probability_when_it_is_not_among_the_ten():
+    """The default hides ␣cats; the encoder's ten guesses are plural nouns without it: the caption says where it
+    stands (issue 39: a student saw no red bar and no word on why)."""
+    at = open_app("mlm", prompt=PROMPT)
+    enc = models.load("encoder")
+    ids = enc.source_ids(PROMPT)[0]
+    cats = ids[2]
+    ids[2] = MASK
+    p = torch.softmax(torch.as_tensor(enc.run_ids(ids).logits[2], dtype=torch.float64), -1).numpy()
+    rank = int((p > p[cats]).sum()) + 1
+    assert rank > 10
+    caption = next(c.value for c in at.caption if "hidden token was" in c.value)
+    assert f"guess number **{rank}**" in caption and f"p = {p[cats]:.3f}" in caption

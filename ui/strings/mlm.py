@@ -43,8 +43,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "mlm.focus": {"en": "Masked position", "zh": "被掩盖的位置"},
     "mlm.top_title": {"en": "Encoder's top 10 for position {pos}", "zh": "编码器对位置 {pos} 的前 10 个预测"},
     "mlm.original": {
-        "en": "The hidden token was {token} (red, if it is in the top 10).",
-        "zh": "被隐藏的词元是 {token}（若在前 10 名中则标为红色）。",
+        "en": "The hidden token was {token} (red, if it is in the top 10): the encoder's guess number **{rank}**, "
+        "p = {p}. A word it does not rank first is no error: the bars show what the context allows.",
+        "zh": "被隐藏的词元是 {token}（若在前 10 名中则标为红色）：它在编码器的猜测中排第 **{rank}** 名，p = {p}。"
+        "没有排在第一并不是错误：柱子显示的是上下文允许哪些词。",
     },
     "mlm.row_title": {
         "en": "Layer {layer}: attention of position {pos} ([MASK])",
@@ -124,10 +126,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "mlm.recipe_rule_help": {
         "en": "This app's training chooses each ordinary token independently with probability 0.15, so the number "
         "chosen varies from draw to draw. BERT's released data script (create_pretraining_data.py) chooses exactly "
-        "max(1, round(0.15 · n)) tokens of a sequence of n tokens ([CLS] and [SEP] counted in n, never chosen).",
+        "max(1, round(0.15 · n)) tokens of a sequence of n tokens ([CLS] and [SEP] counted in n, never chosen), and at "
+        "most max_predictions_per_seq (its defaults: 20 for sequences of max_seq_length = 128; not applied here).",
         "zh": "本应用训练时，每个普通词元都以 0.15 的概率独立地被选中，因此每次选中的个数不同。BERT 发布的数据脚本"
         "（create_pretraining_data.py）则从 n 个词元的序列中恰好选出 max(1, round(0.15 · n)) 个"
-        "（[CLS] 和 [SEP] 计入 n，但永远不会被选中）。",
+        "（[CLS] 和 [SEP] 计入 n，但永远不会被选中），且最多 max_predictions_per_seq 个"
+        "（脚本默认：max_seq_length = 128 的序列最多 20 个；这里不加这一上限）。",
     },
     "mlm.rule_compare": {
         "en": "**Two ways to choose 15%.** On this prompt of {n} tokens ({m} of them ordinary), **BERT's code** "
