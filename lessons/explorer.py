@@ -8,7 +8,7 @@ import streamlit as st
 from lessons.explorer_neuron import neuron_toggle
 from lessons.explorer_sinks import sinks_toggle
 from lessons.explorer_view import View, prompt_and_figure
-from ui import controls, shell, state
+from ui import controls, score_scale, shell, state
 from ui.i18n import names, t
 from ui.params import AGGREGATES, VIEWS, WEIGHTINGS
 
@@ -54,5 +54,8 @@ if "linear_attention" not in (model.config.layer_types or ()):
 prompt_and_figure(model, v)
 if v is not None:
     st.markdown(t("explorer.explain"))
-    st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}+M\right)V")
-    st.caption(t("explorer.source", d_k=model.config.d_head, scale=f"{model.config.scale:.4f}"))
+    cfg, cross = model.config, v.kind == "decoder.cross"
+    st.latex(r"\mathrm{Attention}(Q,K,V)=" + score_scale.formula(cfg, cross))  # T5's and Gemma 2's as they are
+    source = {"scaled": "explorer.source", "relative": "explorer.source_relative", "softcap": "explorer.source_softcap"}
+    cap = f"{cfg.attn_softcap:g}" if cfg.attn_softcap is not None else ""
+    st.caption(t(source[score_scale.form(cfg, cross)], d_k=cfg.d_head, scale=score_scale.scale_text(cfg), cap=cap))

@@ -46,7 +46,8 @@ def hybrid_explorer(model, tr, scale: float) -> None:
     kind, att = layer_matrix(tr, layer)
     head = min(head, att.shape[0] - 1)
     draw(kind, att[head], layer, head, tokens, scale, "hybrid_head")
-    st.caption(t(f"explorer_linear.{kind}_caption"))
+    k = cfg.linear_conv_kernel  # the short causal conv before q, k, v: column j mixes tokens j − k + 1 … j
+    st.caption(t(f"explorer_linear.{kind}_caption", kernel=k, back=k - 1))
     st.caption(t("explorer_linear.skipped"))
     st.subheader(t("explorer_linear.compare_title"))
     soft, linear = tr.layers["decoder.self"][0], tr.layers["decoder.linear"][0]

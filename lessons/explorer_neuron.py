@@ -7,7 +7,7 @@ import streamlit as st
 import models
 import viz
 from models.neuron_view import SELF_KINDS, allowed_keys
-from ui import charts, shell, state
+from ui import charts, score_scale, shell, state
 from ui.head_loaders import neuron
 from ui.i18n import md, t
 
@@ -76,8 +76,13 @@ def neuron_section(settings: state.Settings, model: models.LiveModel, tr: models
         d = len(nv.q)
         st.caption(t("explorer_neuron.rope", dims=nv.rope_dims, d=d, before=f"{nv.dot_unrotated:.4g}",
                      offset=abs(query - key)))  # fmt: skip
+        if model.meta.get("model_type"):  # a published checkpoint: its rotate-half rows were permuted at load
+            rest = t("explorer_neuron.order_rest", dims=nv.rope_dims) if nv.rope_dims < d else ""
+            st.caption(t("explorer_neuron.order", model=shell.code_span(settings.model), half=nv.rope_dims // 2,
+                         rest=rest))  # fmt: skip
     if nv.extra is not None:
         st.info(t(NOTES[nv.extra]))
     if model.config.kv_heads < model.config.n_heads:
         st.caption(t("explorer_neuron.gqa"))
-    st.latex(r"\mathrm{score}_{ij} = \frac{q_i \cdot k_j}{\sqrt{d_k}} = \frac{1}{\sqrt{d_k}} \sum_d q_{i,d}\, k_{j,d}")
+    st.latex(r"\mathrm{score}_{ij} = s\,(q_i \cdot k_j) = s \sum_d q_{i,d}\, k_{j,d}")  # s: not always 1/√d_k
+    st.caption(score_scale.scale_text(model.config))

@@ -40,4 +40,6 @@ def router_section(cfg, probs: np.ndarray, tokens: list[str], layer: int, fig_sc
                         y_title=t("lab_moe.share"), ideal_word=t("lab_moe.ideal"), scale=fig_scale),
         key="explorer_router_load",
     )  # fmt: skip
-    st.caption(t("explorer.router_caption", k=cfg.experts_top_k, aux=f"{aux:.3f}", layer=li + 1))
+    # transformers' load_balancing_loss_func: k × this layer's value (tests/models/test_router_loss_hf.py)
+    hf = cfg.experts_top_k * aux
+    st.caption(t("explorer.router_caption", k=cfg.experts_top_k, aux=f"{aux:.3f}", hf=f"{hf:.3f}", layer=li + 1))

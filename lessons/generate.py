@@ -5,7 +5,7 @@ import streamlit as st
 import viz
 from models import analysis
 from models.experiments import kv_dot_products, top_probs
-from ui import charts, controls, shell, state, toy_words
+from ui import charts, controls, score_scale, shell, state, toy_words
 from ui.i18n import names, t, viz_labels
 from ui.loaders import generation
 from ui.params import DECODING, MAX_NEW
@@ -147,4 +147,4 @@ st.markdown(
         floats=f"{2 * cfg.n_layers * cfg.kv_heads * cfg.d_head * len(context):,}",
     )
 )
-st.markdown(t("generate.temperature_vs_scale", s=f"{cfg.scale:.4f}"))
+st.markdown(t("generate.temperature_vs_scale", scale=score_scale.scale_text(cfg)))

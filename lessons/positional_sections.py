@@ -8,7 +8,7 @@ import streamlit as st
 
 import models
 import viz
-from models.positional import learned_vs_sinusoidal, relative_bias_by_offset, rope_example
+from models.positional import exact_offsets, learned_vs_sinusoidal, relative_bias_by_offset, rope_example
 from ui import charts, precision_keys, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
@@ -175,7 +175,8 @@ def relative_bias(settings: Settings, fig_scale: float) -> None:
         return
     cfg, net = model.config, model.net
     st.header(t("positional.t5_title", model=name))
-    st.markdown(t("positional.t5_intro", buckets=cfg.rel_buckets, distance=cfg.rel_max_distance))
+    exact = {f"{side}_exact": exact_offsets(cfg.rel_buckets, side == "enc") for side in ("enc", "dec")}
+    st.markdown(t("positional.t5_intro", buckets=cfg.rel_buckets, distance=cfg.rel_max_distance, **exact))
     reach = cfg.rel_max_distance + 16  # past max_distance every offset shares the last bucket: flat from there
     for stack, table, both in (("encoder", net.enc_rel_bias, True), ("decoder", net.dec_rel_bias, False)):
         weight = table.weight.detach().numpy()  # [buckets, heads]

@@ -22,7 +22,7 @@ def softcap_section(settings: Settings, fig_scale: float) -> None:
     head = min(int(st.session_state.get("head", 0)), cfg.n_heads - 1)
     st.header(t("softmax.softcap_title"))
     st.latex(r"s \;\mapsto\; \mathrm{cap}\cdot\tanh\!\big(s/\mathrm{cap}\big)")
-    st.markdown(t("softmax.softcap_explain", cap=f"{cap:g}", model=shell.code_span(name)))
+    st.markdown(t("softmax.softcap_explain", cap=f"{cap:g}", span=f"{2 * cap:g}", model=shell.code_span(name)))
     run = softcap_head(name, settings.weights, settings.prompt, layer, head)
     before, after = np.asarray(run["before"]), np.asarray(run["after"])
     seen = np.isfinite(after)

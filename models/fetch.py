@@ -200,7 +200,7 @@ TEXTS = {
     "Nothing was downloaded.",
     "missing": "{repo} was not found on {endpoint}. Check the spelling (it is org/name, as on the model's page); "
     "a private repo needs HF_TOKEN.",
-    "revision": "{repo} has no revision {revision!r}. A revision is a branch, a tag (Pythia's step3000) or a "
+    "revision": "{repo} has no revision {revision!r}. A revision is a branch (Pythia's step3000), a tag or a "
     "commit, as listed under “Files and versions” on the model's page.",
     "gated": "{repo} is gated: its authors ask each user to accept their licence first. Accept it on the model's "
     "page while logged in, create a read token (Settings → Access Tokens), then run again with HF_TOKEN=hf_… in "
@@ -285,7 +285,7 @@ def report(plan: dict, out=sys.stdout) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m models.fetch", description=__doc__.split("\n")[0])
     p.add_argument("repo", help="a Hub id, e.g. Qwen/Qwen3-0.6B (or org/name@revision)")
-    p.add_argument("--revision", help="a branch, tag (Pythia: step3000) or commit; default main")
+    p.add_argument("--revision", help="a branch (Pythia: step3000), tag or commit; default main")
     p.add_argument("--check", action="store_true", help="only check the size and whether it fits; download nothing")
     p.add_argument("--status", help="keep a JSON object of the progress in this file (the page reads it)")
     args = p.parse_args(argv)

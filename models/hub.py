@@ -17,7 +17,7 @@ from pathlib import Path
 from .checkpoints import Entry, describe
 from .errors import WeightsError
 
-# "org/name" or "org/name@revision" (a branch, a tag such as Pythia's step3000, or a commit)
+# "org/name" or "org/name@revision" (a branch such as Pythia's step3000, a tag, or a commit)
 HUB_ID = re.compile(r"^(?P<repo>[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,96})(?:@(?P<rev>[\w./-]{1,128}))?$")
 # Only what the loader reads (models/checkpoints.py); a repo's .bin, .pt, ONNX or GGUF files are never fetched.
 TOKENIZER_FILES = ("tokenizer.json", "source.spm", "target.spm", "vocab.json")

@@ -9,8 +9,11 @@ weight would make it 1 and leave the router no gradient from the language-model 
 Load-balancing loss (Fedus et al. 2021, §2.2, eq. 4): aux = n · Σ_i f_i · P_i, with f_i the fraction of
 the token→expert assignments that go to expert i (T·k of them; for k = 1 exactly Switch's fraction of
 tokens) and P_i the mean router probability of expert i. It is 1 when both are uniform (1/n each) and
-grows when the router prefers a few experts. The Mixtral paper describes no auxiliary loss; its published
-Hugging Face config trains with this one at a coefficient of 0.02 (`router_aux_loss_coef`).
+grows when the router prefers a few experts. transformers' `load_balancing_loss_func` counts each token's k
+choices against the T tokens (its f_i sum to k), so it reports k × this value for one layer (k at an even load), and
+it pools every layer's tokens before the product (tests/models/test_router_loss_hf.py).
+The Mixtral paper describes no auxiliary loss; its published Hugging Face config trains with transformers' loss
+at a coefficient of 0.02 (`router_aux_loss_coef`).
 
 The forward pass returns what it routed instead of storing it: one module is shared by every session.
 """

@@ -203,6 +203,13 @@ def relative_bucket(
     return buckets + torch.where(is_small, relative_position, large)
 
 
+def exact_offsets(num_buckets: int, bidirectional: bool) -> int:
+    """How many offsets |key - query| = 0, 1, ... get a bucket each in relative_bucket (on each side for the
+    encoder): num_buckets // 4 bidirectional (the buckets halved between the sides, then half of those exact),
+    num_buckets // 2 one-directional. Farther offsets share the log-spaced buckets."""
+    return (num_buckets // 2 if bidirectional else num_buckets) // 2
+
+
 def relative_bias_by_offset(
     weight: np.ndarray, bidirectional: bool, num_buckets: int, max_distance: int, reach: int
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -1,10 +1,11 @@
 """Which precision a published model's matmuls run in (issue 30): float32, or bfloat16 where the CPU has it natively.
 
-Published checkpoints are stored in bfloat16. On a CPU with Intel AMX or AVX512-BF16, torch's bfloat16 matmul is
-several times faster than float32 (a 64×896 @ 896×4864 matmul: 143 GFLOP/s float32, 489 bfloat16 on a 2-core
-machine). In bfloat16 mode only the big matrices are bfloat16 (every nn.Linear's weight and the token embedding):
-each matmul casts its input to bfloat16 and its output back to float32, so everything between them (softmax,
-attention weights and scores, norms' statistics, residual stream, biases, everything a page draws) stays float32.
+Many published checkpoints are stored in bfloat16 (Llama, Qwen, Gemma; GPT-2 and BERT in float32, Pythia in
+float16). On a CPU with Intel AMX or AVX512-BF16, torch's bfloat16 matmul is several times faster than float32 (a
+64×896 @ 896×4864 matmul: 143 GFLOP/s float32, 489 bfloat16 on a 2-core machine). In bfloat16 mode only the big
+matrices are bfloat16 (every nn.Linear's weight and the token embedding): each matmul casts its input to bfloat16 and
+widens its output, rounded to bfloat16, back to float32, so everything between them (softmax, attention weights and
+scores, norms' statistics, residual stream, biases, everything a page draws) stays float32.
 The toy models always run float32.
 """
 

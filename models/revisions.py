@@ -1,13 +1,14 @@
 """Heads forming during training, in a real model: the training checkpoints of one Hub model in the cache.
 
-Pythia publishes its checkpoints as tags step0, step1, step2, step4, ..., step1000, step2000, ..., step143000
-(`main` is the last). With several of them cached (`python -m models.fetch EleutherAI/pythia-70m --revision
+Pythia publishes its checkpoints as branches step0, step1, step2, step4, ..., step1000, step2000, ..., step143000
+(`main` is the last, step143000). With several of them cached (`python -m models.fetch EleutherAI/pythia-70m --revision
 step1000`), replay() scores every head of every checkpoint as the field guide does (models.heads.head_scores:
 previous-token and induction scores on its own seeded inputs), so a page can show when induction heads appear
 (Olsson et al. 2022: in a narrow window early in training).
 
-Some published step branches serve the same weights as another branch (EleutherAI/pythia issues #195 and #205:
-many pythia-2.8b steps are bit-identical to `main`). Their scores would draw a flat line that never happened, so
+Some published step branches serve the same weights as another branch: step0, step1 and step2 are one set of
+weights in every Pythia model, 70m-410m included (EleutherAI/pythia issues #83 and #198), and many pythia-2.8b steps
+are bit-identical to `main` (#195 and #205). Their scores would draw a flat line that never happened, so
 replay() compares the weights' digests and names every such duplicate instead of scoring it.
 """
 
@@ -137,7 +138,7 @@ def replay(
 
 def suspicious(result: dict) -> dict[str, str]:
     """The duplicates that are not expected: every one except main being the last step revision (Pythia's main
-    is step143000). A step branch with another's weights is a publishing error (Pythia issues #195, #205)."""
+    is step143000). A step branch with another's weights is a publishing error (Pythia issues #83, #198, #195, #205)."""
     steps = [r["step"] for r in plotted(result)]
     last = max(steps) if steps else None
     by_name = {r["name"]: r for r in result["revisions"]}

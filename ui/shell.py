@@ -96,6 +96,17 @@ BASE_CSS = """<style>
 [data-testid="stMain"] [data-testid="stTextInput"] input { padding-right: 4.5rem; }
 /* On a phone the display formulas fit the width (KaTeX draws them at 1.21em). */
 @media (max-width: 500px) { .katex-display > .katex { font-size: 0.95em; } }
+/* On a phone a figure's title (one SVG line: Plotly never wraps it) is drawn smaller, so that it fits. */
+@media (max-width: 500px) { .js-plotly-plot .gtitle { font-size: 11px !important; } }
+/* On a phone the prompt box takes the whole width, its Examples and "What it knows" buttons go under it. */
+@media (max-width: 500px) {
+  [data-testid="stMain"] [data-testid="stHorizontalBlock"]:has(> [data-testid="stElementContainer"] input) {
+    flex-wrap: wrap; }
+  [data-testid="stMain"] [data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]:has(input) {
+    flex: 1 1 100%; width: 100%; } }
+/* A toggle's long label wraps instead of ending in "…" on a phone (the Explorer's neuron-view switch). */
+[data-testid="stMain"] [data-testid="stCheckbox"] label :is(p, div) {
+  white-space: normal; overflow: visible; text-overflow: clip; }
 /* A long page name wraps in the sidebar instead of being cut ("Translate (encoder-decoder"). */
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is(span, p) {
   white-space: normal; overflow: visible; text-overflow: clip; }

@@ -55,19 +55,33 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "explorer.explain": {
         "en": "Each row is one **query** token; it shows how that token's attention is spread over the "
-        "**key** tokens it may see. The weights are softmax(q·k / √d_k), so every row sums to 1; a masked "
+        "**key** tokens it may see. The weights are softmax(q·k / √d_k) in the standard form (this model's own "
+        "formula is below), so every row sums to 1; a masked "
         "key gets exactly 0. Note that q·k is a *dot product*, not a cosine similarity: it grows with the "
         "lengths of q and k. The √d_k does not undo that: it compensates for the growth with d_k, the number of "
         "terms in the sum (with unit-variance entries, q·k has variance d_k; Vaswani et al. 2017, §3.2.1).",
-        "zh": "每一行是一个**查询**词元，显示它的注意力如何分布在它能看到的**键**词元上。权重为 softmax(q·k / √d_k)，"
+        "zh": "每一行是一个**查询**词元，显示它的注意力如何分布在它能看到的**键**词元上。标准形式下权重为 softmax(q·k / √d_k)（本模型自己的公式见下方），"
         "因此每行之和为 1；被掩码的键权重恰好为 0。注意 q·k 是*点积*，不是余弦相似度：它随 q 和 k 的长度增长。"
         "除以 √d_k 并不抵消这一点：它补偿的是随 d_k（求和的项数）的增长（若各分量方差为 1，q·k 的方差为 d_k；"
         "Vaswani 等 2017，§3.2.1）。",
     },
     "explorer.source": {
         "en": "Scaled dot-product attention (Vaswani et al. 2017, eq. 1); M is the mask (0 or −∞). This "
-        "model: d_k = {d_k}, scale 1/√d_k = {scale}.",
-        "zh": "缩放点积注意力（Vaswani 等，2017，式 1）；M 为掩码（0 或 −∞）。本模型：d_k = {d_k}，缩放 1/√d_k = {scale}。",
+        "model: d_k = {d_k}, {scale}.",
+        "zh": "缩放点积注意力（Vaswani 等，2017，式 1）；M 为掩码（0 或 −∞）。本模型：d_k = {d_k}，{scale}。",
+    },
+    "explorer.source_relative": {
+        "en": "T5's attention (Raffel et al. 2020, §2.1): q·k is not scaled, and B adds a learned number per head h "
+        "and bucket of the offset j − i (key position − query position) in every self-attention layer; "
+        "cross-attention has none. M is the mask (0 or −∞). This model: d_k = {d_k}, {scale}.",
+        "zh": "T5 的注意力（Raffel 等 2020，§2.1）：q·k 不缩放；每个自注意力层由 B 加上一个学到的数，按头 h 和偏移 j − i"
+        "（键位置 − 查询位置）所在的桶取值；交叉注意力没有这一项。M 为掩码（0 或 −∞）。本模型：d_k = {d_k}，{scale}。",
+    },
+    "explorer.source_softcap": {
+        "en": "Gemma 2's attention (Gemma Team 2024): the scaled scores are soft-capped to ±c, c·tanh(s·q·k / c), "
+        "before the mask M (0 or −∞). This model: d_k = {d_k}, {scale}, c = {cap}.",
+        "zh": "Gemma 2 的注意力（Gemma Team 2024）：缩放后的分数先经软上限压到 ±c 以内，即 c·tanh(s·q·k / c)，"
+        "再加掩码 M（0 或 −∞）。本模型：d_k = {d_k}，{scale}，c = {cap}。",
     },
     "explorer.download.json": {"en": "Download shown attention (JSON)", "zh": "下载所示注意力（JSON）"},
     "explorer.download.csv": {"en": "Download shown attention (CSV)", "zh": "下载所示注意力（CSV）"},
@@ -141,9 +155,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "explorer.router_caption": {
         "en": "Router probabilities are the softmax of the router's logits over all experts; the gates renormalise "
         "the top {k} to sum to 1, as Mixtral's code does (Jiang et al. 2024, §2.1). Load-balancing loss on this "
-        "prompt in layer {layer}: {aux} (1 is a perfectly even load; Fedus et al. 2021, eq. 4).",
+        "prompt in layer {layer}: {aux} (1 is a perfectly even load; Fedus et al. 2021, eq. 4). Shown is "
+        "n · Σᵢ fᵢ · Pᵢ with fᵢ the share of the token-to-expert assignments (the fᵢ sum to 1); transformers' "
+        "load_balancing_loss_func counts each token's k choices against the tokens (its fᵢ sum to k), so it "
+        "reports k × this, {hf} here (k at an even load), and it pools all layers' tokens before multiplying.",
         "zh": "路由概率是路由器 logits 在全部专家上的 softmax；门控权重把前 {k} 个概率重新归一化为和为 1，"
-        "与 Mixtral 的代码一致（Jiang et al. 2024，§2.1）。本输入在第 {layer} 层的负载均衡损失：{aux}"
-        "（1 表示完全均衡；Fedus et al. 2021，式 4）。",
+        "与 Mixtral 的代码一致（Jiang 等 2024，§2.1）。本输入在第 {layer} 层的负载均衡损失：{aux}"
+        "（1 表示完全均衡；Fedus 等 2021，式 4）。这里显示的是 n · Σᵢ fᵢ · Pᵢ，fᵢ 为（词元, 专家）分配中给专家 i "
+        "的占比（各 fᵢ 之和为 1）；transformers 的 load_balancing_loss_func 把每个词元的 k 个选择都按词元数计比例"
+        "（其 fᵢ 之和为 k），所以它报告的是这个值的 k 倍，这里为 {hf}（负载均衡时为 k），并且它先把所有层的词元合在一起再相乘。",
     },
 }

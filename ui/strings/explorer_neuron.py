@@ -41,6 +41,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "实心柱：旋转之后，即注意力真正相乘的向量；灰色空心柱：旋转之前。旋转之前 Σ q⊙k 为 {before}："
         "差别来自两个位置（相距 {offset}）。",
     },
+    "explorer_neuron.order": {
+        "en": "The dimension numbers are this app's order, not the checkpoint's. {model} stores each rotated pair as "
+        "dimensions i and i + {half} of a head (rotate-half); when it was loaded, the rows of its q and k projections "
+        "were permuted so that each pair sits side by side: the checkpoint's dimension i (counted from 0, i < {half}) "
+        "is drawn at 2i and its dimension i + {half} at 2i + 1{rest}. q·k, and so every score, is unchanged.",
+        "zh": "这里的维度编号是本应用的顺序，不是检查点里的顺序。{model} 把每个旋转对存为一个头的第 i 维和第 i + {half} 维"
+        "（rotate-half）；加载时对其 q、k 投影的行做了置换，让每一对相邻：检查点的第 i 维（从 0 开始计数，i < {half}）"
+        "画在 2i，第 i + {half} 维画在 2i + 1{rest}。q·k（从而每个分数）都不变。",
+    },
+    "explorer_neuron.order_rest": {
+        "en": "; dimensions {dims} and above are not rotated and keep their place",
+        "zh": "；第 {dims} 维及以后不旋转，位置不变",
+    },
     "explorer_neuron.relative": {
         "en": "This model adds a learned relative-position bias (T5) to every score: the score in the model is "
         "this sum × scale plus the bias of the head and offset, so the two are not equal here.",

@@ -18,9 +18,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "fetch.repo": {"en": "Hub id (org/name)", "zh": "模型名称（组织/名称）"},
     "fetch.revision": {"en": "Revision (optional)", "zh": "版本（可选）"},
     "fetch.revision_help": {
-        "en": "A branch, a tag or a commit; empty is main. Pythia's training checkpoints are tags: step1000, "
-        "step3000, … step143000.",
-        "zh": "分支、标签或提交（commit）；留空即 main。Pythia 的训练检查点是标签：step1000、step3000……step143000。",
+        "en": "A branch, a tag or a commit; empty is main. Pythia's training checkpoints are branches: step1000, "
+        "step3000, … step143000 (main is step143000).",
+        "zh": "分支、标签或提交（commit）；留空即 main。Pythia 的训练检查点是分支：step1000、step3000……step143000（main 即 step143000）。",
     },
     "fetch.check": {"en": "Check size", "zh": "检查大小"},
     "fetch.checking": {"en": "Asking the Hub about {repo}…", "zh": "正在向 Hub 查询 {repo}……"},

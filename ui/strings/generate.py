@@ -118,10 +118,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "generate.temperature_vs_scale": {
         "en": '**Two different "temperatures".** The sampling temperature T divides the *output* logits before '
         "the vocabulary softmax. It changes which token is drawn, not what the model computed. The attention "
-        "scale (here 1/√d_head = {s}) multiplies q·k *inside* every attention head, and changing it changes "
+        "scale, here {scale}, multiplies q·k *inside* every attention head, and changing it changes "
         "every hidden state (see the Softmax and √d_k lesson).",
         "zh": "**两种不同的“温度”。** 采样温度 T 在词表 softmax 之前除以*输出* logits，它改变的是抽到哪个词元，而不是模型算出了什么。"
-        "注意力缩放因子（这里为 1/√d_head = {s}）在每个注意力头*内部*乘在 q·k 上，改变它会改变每一个隐藏状态"
+        "注意力缩放因子在每个注意力头*内部*乘在 q·k 上，这里是{scale}；改变它会改变每一个隐藏状态"
         "（见“Softmax 与 √d_k”一课）。",
     },
 }

@@ -165,10 +165,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "heads.rev_duplicates": {
         "en": "Identical weights, so not plotted twice: {pairs}. Some Pythia step branches serve the weights of "
-        "another branch (EleutherAI/pythia issues #195, #205); their scores would draw a flat line that never "
-        "happened in training.",
+        "another branch: step0, step1 and step2 are one set of weights in every model, the small ones (70m–410m) "
+        "included (EleutherAI/pythia issues #83, #198), and many pythia-2.8b steps are the final weights (#195, "
+        "#205). Their scores would draw a flat line that never happened in training.",
         "zh": "以下检查点的权重完全相同，因此不重复绘制：{pairs}。Pythia 的部分 stepN 分支提供的是另一个分支的权重"
-        "（EleutherAI/pythia 议题 #195、#205）；它们的分数会画出一段训练中并不存在的平线。",
+        "：所有模型（包括 70m–410m 这些小模型）的 step0、step1、step2 是同一组权重（EleutherAI/pythia 议题 #83、#198），"
+        "pythia-2.8b 的许多步数则是最终权重（#195、#205）。它们的分数会画出一段训练中并不存在的平线。",
     },
     "heads.rev_same": {"en": "{name} has identical weights to {twin}", "zh": "{name} 与 {twin} 的权重完全相同"},
     "heads.rev_main_last": {
@@ -185,22 +187,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "tokens); thresholds {prev} (previous token) and {ind} (induction); faint lines: every head. Olsson et al. "
         "2022, “In-context Learning and Induction Heads”: induction heads appear in a narrow window early in "
         "training (a phase change), together with a bump in the loss. Pythia (Biderman et al. 2023) publishes "
-        "each model's checkpoints as revisions step0 … step143000; pythia-70m, -160m and -410m are quick to score "
+        "each model's checkpoints as branches step0 … step143000 (main is step143000); pythia-70m, -160m and -410m are quick to score "
         "here. Identical checkpoints are found by the sha256 of their weight files.",
         "zh": "每个检查点都按分类指南的方法打分（models.head_scores，使用它自己的带种子的随机词元）；阈值为 {prev}"
         "（前一词元）和 {ind}（归纳）；浅色线：每个注意力头。Olsson 等，2022，《In-context Learning and Induction "
         "Heads》：归纳头在训练早期一个很窄的窗口中出现（相变），同时损失曲线出现一个小鼓包。Pythia（Biderman 等 2023）"
-        "把每个模型的检查点发布为 step0 … step143000 版本；pythia-70m、-160m 和 -410m 在这里打分很快。"
+        "把每个模型的检查点发布为 step0 … step143000 分支（main 即 step143000）；pythia-70m、-160m 和 -410m 在这里打分很快。"
         "权重完全相同的检查点通过其权重文件的 sha256 识别。",
     },
     "heads.rev_none": {
         "en": "To watch heads form in a real model, put two or more of its training checkpoints in the Hugging Face "
-        "cache. Pythia publishes every model's checkpoints as revisions step0, step1, step2, step4 … step512, "
+        "cache. Pythia publishes every model's checkpoints as branches step0, step1, step2, step4 … step512, "
         "step1000, step2000 … step143000; pythia-70m, pythia-160m or pythia-410m are small enough to score here. "
         "Olsson et al. (2022) found that induction heads appear in a narrow window early in training, so fetch "
         "several early steps and a late one, for example:\n\n{commands}",
         "zh": "要观察真实模型中注意力头的形成，请把它的两个或更多训练检查点放进 Hugging Face 缓存。Pythia 把每个模型的"
-        "检查点发布为 step0、step1、step2、step4 … step512、step1000、step2000 … step143000 版本；pythia-70m、"
+        "检查点发布为 step0、step1、step2、step4 … step512、step1000、step2000 … step143000 分支；pythia-70m、"
         "pythia-160m 或 pythia-410m 足够小，可以在这里打分。Olsson 等（2022）发现归纳头在训练早期一个很窄的窗口中出现，"
         "所以请下载几个较早的训练步数和一个较晚的，例如：\n\n{commands}",
     },

@@ -6,7 +6,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "0: one dense feed-forward network per block. 4 or 8: a mixture of experts, that many feed-forward "
         "networks and a router that sends each token to a few of them (Fedus et al. 2021; Jiang et al. 2024).",
         "zh": "0：每个块一个稠密前馈网络。4 或 8：混合专家（MoE），即这么多个前馈网络加一个路由器，"
-        "路由器把每个词元送往其中少数几个（Fedus et al. 2021；Jiang et al. 2024）。",
+        "路由器把每个词元送往其中少数几个（Fedus 等 2021；Jiang 等 2024）。",
     },
     "lab_moe.n.0": {"en": "0 (dense)", "zh": "0（稠密）"},
     "lab_moe.n.4": {"en": "4", "zh": "4"},
@@ -40,8 +40,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在混合专家（MoE）块中，前馈网络被 n 个专家（每个都是同样形状的前馈网络）和一个**路由器**取代。"
         "路由器是一个线性层加 softmax，为每个词元给出每个专家的概率。每个词元只经过概率最高的 k 个专家，"
         "它们的输出按门控权重加权相加。本应用在 k = 2 时采用 **Mixtral** 的规则（两个概率重新归一化；"
-        "Jiang et al. 2024，§2.1），在 k = 1 时采用 **Switch Transformer** 的规则（直接用该概率，不重新归一化；"
-        "Fedus et al. 2021，§2.1）。训练时加上**负载均衡损失** aux = n · Σᵢ fᵢ · Pᵢ（Fedus et al. 2021，式 4），"
+        "Jiang 等 2024，§2.1），在 k = 1 时采用 **Switch Transformer** 的规则（直接用该概率，不重新归一化；"
+        "Fedus 等 2021，§2.1）。训练时加上**负载均衡损失** aux = n · Σᵢ fᵢ · Pᵢ（Fedus 等 2021，式 4），"
         "其中 fᵢ 是分配给专家 i 的（词元, 专家）对所占比例，Pᵢ 是专家 i 的平均路由概率。"
         "负载完全均衡时它等于 1，路由器越偏爱少数专家它越大（k = 1 且所有词元都去同一个专家时等于 n）。",
     },
@@ -66,10 +66,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "lab_moe.layer": {"en": "layer", "zh": "层"},
     "lab_moe.load_caption": {
         "en": "On this prompt, layer {layer}: aux = n · Σᵢ fᵢ · Pᵢ = **{aux}** (1 = even load; at most n/k = {most}, "
-        "when every token goes to the same {k} expert(s) with all the probability). Training adds {weight} × the mean of this loss over the layers (and over the batch) "
-        "to the cross-entropy; the held-out loss in the chart above is the cross-entropy alone.",
+        "when every token goes to the same {k} expert(s) with all the probability; transformers' "
+        "load_balancing_loss_func reports k × this value). Training adds {weight} × the mean of this loss over the "
+        "layers (and over the batch) to the cross-entropy; the held-out loss in the chart above is the cross-entropy "
+        "alone.",
         "zh": "在这个提示上，第 {layer} 层：aux = n · Σᵢ fᵢ · Pᵢ = **{aux}**（1 = 负载均衡；最大为 n/k = {most}，"
-        "即所有词元都去同样的 {k} 个专家且概率全在它们身上）。"
+        "即所有词元都去同样的 {k} 个专家且概率全在它们身上；transformers 的 load_balancing_loss_func 报告的是这个值的 k 倍）。"
         "训练时把 {weight} × 这一损失在各层（和整个批次）上的平均加到交叉熵上；上面图中的验证损失只含交叉熵。",
     },
     "lab_moe.random_note": {

@@ -38,11 +38,12 @@ STRINGS: dict[str, dict[str, str]] = {
     # issue 30: which precision a published model's matmuls run in (models/precision.py, ui/precision_ui.py)
     "model.precision.label": {"en": "Precision", "zh": "精度"},
     "model.precision.help": {
-        "en": "auto runs a published model's matmuls in bfloat16 where the CPU has native bfloat16 (AMX or "
-        "AVX512-BF16) and float32 elsewhere; softmax, attention weights, norms' statistics and everything drawn "
+        "en": "auto runs a published model's matmuls in bfloat16 on a GPU and where the CPU has native bfloat16 "
+        "(AMX or AVX512-BF16), and in float32 elsewhere; softmax, attention weights, norms' statistics and everything drawn "
         "stay float32. The toy models stay float32. This switch is for your session only; new sessions start on "
         "{default} (`{env}`). The Softmax page measures what bfloat16 changes.",
-        "zh": "auto：在原生支持 bfloat16 的 CPU 上（AMX 或 AVX512-BF16），已发布模型的矩阵乘法以 bfloat16 运行，其余情况用 "
+        "zh": "auto：在 GPU 上，以及在原生支持 bfloat16 的 CPU 上（AMX 或 AVX512-BF16），已发布模型的矩阵乘法以 bfloat16 "
+        "运行，其余情况用 "
         "float32；softmax、注意力权重、归一化的统计量与所有绘制的数值始终为 float32。玩具模型始终为 float32。此开关只影响你的"
         "会话；新会话从 {default}（`{env}`）开始。Softmax 页面会测量 bfloat16 带来的差异。",
     },

@@ -28,12 +28,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "objectives.mlm_explain": {
         "en": "BERT's paper (Devlin et al. 2019, §3.1) masks 15% of the WordPiece tokens. The exact rule is in "
         "BERT's data script, `create_pretraining_data.py`: max(1, round(0.15 × the sequence's length)) tokens, "
-        "where the length counts [CLS] and [SEP] but they are never picked: here **{k} of the {n} text tokens "
-        "({share})**, [CLS] and [SEP] not among the {n}. Of the picked tokens, 80% become [MASK], 10% a random "
+        "where the length counts [CLS] and [SEP] but they are never picked, and at most max_predictions_per_seq "
+        "(its defaults: 20 for its sequences of max_seq_length = 128; this page applies no cap): here **{k} of the "
+        "{n} text tokens ({share})**, [CLS] and [SEP] not among the {n}. Of the picked tokens, 80% become [MASK], 10% a random "
         "token and 10% stay. Colours: {legend}. Only the picked tokens carry a loss; the other 85% are context.",
-        "zh": "BERT 的论文（Devlin et al. 2019，§3.1）遮盖 15% 的 WordPiece 词元。确切的规则在 BERT 的数据脚本 "
+        "zh": "BERT 的论文（Devlin 等 2019，§3.1）遮盖 15% 的 WordPiece 词元。确切的规则在 BERT 的数据脚本 "
         "`create_pretraining_data.py` 里：选出 max(1, round(0.15 × 序列长度)) 个词元，序列长度计入 [CLS] 和 [SEP]，"
-        "但它们从不被选：这里是 **{n} 个文本词元中的 {k} 个（{share}）**，这 {n} 个不含 [CLS] 和 [SEP]。"
+        "但它们从不被选，且最多 max_predictions_per_seq 个（脚本默认：max_seq_length = 128 的序列最多 20 个；"
+        "本页不加这一上限）：这里是 **{n} 个文本词元中的 {k} 个（{share}）**，这 {n} 个不含 [CLS] 和 [SEP]。"
         "被选中的词元中 80% 换成 [MASK]，10% 换成随机词元，10% 保持不变。颜色：{legend}。"
         "只有被选中的词元带有损失；其余 85% 只是上下文。",
     },
@@ -47,7 +49,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "BERT masked its data once, before training. RoBERTa (Liu et al. 2019, §4.1) draws a **new mask every "
         "time a sequence is fed** to the model, so over many epochs it learns from more positions. Under "
         "**Dynamic**: the same prompt in epochs 1 to 4 (BERT's recipe, drawn again each epoch from the seed).",
-        "zh": "BERT 在训练前只给数据做一次掩码。RoBERTa（Liu et al. 2019，§4.1）**每次把一个序列送进模型时都重新抽一个掩码**，"
+        "zh": "BERT 在训练前只给数据做一次掩码。RoBERTa（Liu 等 2019，§4.1）**每次把一个序列送进模型时都重新抽一个掩码**，"
         "因此在多个轮次（epoch）里它能从更多位置学习。**动态掩码**一栏：同一个输入在第 1 到第 4 轮的掩码（BERT 的规则，每轮由种子重新抽取）。",
     },
     "objectives.dynamic_head": {"en": "Dynamic (RoBERTa)", "zh": "动态掩码（RoBERTa）"},
@@ -77,7 +79,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "generator is trained by **maximum likelihood**, like BERT, **not adversarially** as in a GAN, whatever some "
         "notes imply: no gradient flows from the discriminator into the generator, and the paper (§3.2) reports that "
         "adversarial training worked worse.",
-        "zh": "ELECTRA（Clark et al. 2020）训练两个网络。一个小的**生成器**（即掩码语言模型）用它采样的词元填入被掩码的位置；"
+        "zh": "ELECTRA（Clark 等 2020）训练两个网络。一个小的**生成器**（即掩码语言模型）用它采样的词元填入被掩码的位置；"
         "**判别器**读入结果，对**每一个**词元判断它是原词还是被替换的。损失为 L_gen + λ·L_disc，λ = {lam}。"
         "生成器用**最大似然**训练（和 BERT 一样），**而不是**像 GAN 那样**对抗训练**，尽管有些讲义暗示如此："
         "判别器的梯度不会传回生成器，论文（§3.2）也报告对抗训练效果更差。",
@@ -110,7 +112,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "At threshold 0.5 it flags {flagged} tokens and labels **{right} of {n}** correctly ({r} really replaced); "
         "answering “all original” would get {baseline}.",
         "zh": "每根柱子是判别器认为该词元**不是**原词的概率：它的输出头给每个词元一个 logit，再取 sigmoid"
-        "（Clark et al. 2020，§2）。它从未见过你的原句。以 0.5 为阈值，它标出了 {flagged} 个词元，"
+        "（Clark 等 2020，§2）。它从未见过你的原句。以 0.5 为阈值，它标出了 {flagged} 个词元，"
         "在 **{n} 个**词元中判对 **{right} 个**（其中 {r} 个确实被替换）；全部回答“原词”能判对 {baseline} 个。",
     },
     "objectives.detector_caption": {
@@ -169,7 +171,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "`<extra_id_0>`, …). The target is each sentinel followed by the tokens it hid, and a final sentinel. Spans "
         "are drawn as T5's `random_spans_noise_mask` does: round(0.15 · n) noise tokens in round(noise / 3) spans, "
         "their lengths a random partition.",
-        "zh": "T5（Raffel et al. 2020，§3.3）以平均长度为 3 的**片段**去掉 15% 的词元，每个片段换成一个**哨兵词元**"
+        "zh": "T5（Raffel 等 2020，§3.3）以平均长度为 3 的**片段**去掉 15% 的词元，每个片段换成一个**哨兵词元**"
         "（论文图 2 中的 `<X>`、`<Y>`……；T5 的词表里叫 `<extra_id_0>`……）。目标序列是每个哨兵后面跟着它遮住的词元，"
         "最后再加一个哨兵。片段按 T5 的 `random_spans_noise_mask` 抽取：round(0.15 · n) 个噪声词元，分成 round(噪声数 / 3) 个片段，"
         "长度是一次随机划分。",
@@ -200,7 +202,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "**Sentence-order prediction** (SOP, ALBERT, Lan et al. 2020, §3.1): B always follows A, and the negative is "
         "**the same two segments swapped**.",
         "zh": "两者都读入两段文本 A 和 B，为这一对预测一个标签。**下一句预测**（NSP，BERT）：一半时候 B 紧跟在 A 后面，"
-        "另一半时候 B 是**来自另一篇文档**的随机片段。**句子顺序预测**（SOP，ALBERT，Lan et al. 2020，§3.1）："
+        "另一半时候 B 是**来自另一篇文档**的随机片段。**句子顺序预测**（SOP，ALBERT，Lan 等 2020，§3.1）："
         "B 总是紧跟 A，负例是**同样两段交换顺序**。",
     },
     "objectives.pairs_from.sentences": {
@@ -241,7 +243,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A decoder (GPT, Radford et al. 2018) reads [BOS] and your {n} tokens; **every position predicts the "
         "next token**, behind a causal mask. {n} of the {positions} input positions have a target (green); the last "
         "has none, as nothing follows it. All {n} text tokens are predicted: **100%**.",
-        "zh": "解码器（GPT，Radford et al. 2018）读入 [BOS] 和你的 {n} 个词元；在因果掩码下，**每个位置都预测下一个词元**。"
+        "zh": "解码器（GPT，Radford 等 2018）读入 [BOS] 和你的 {n} 个词元；在因果掩码下，**每个位置都预测下一个词元**。"
         "{positions} 个输入位置中有 {n} 个有目标（绿色）；最后一个没有，因为它后面没有词元。全部 {n} 个文本词元都被预测：**100%**。",
     },
     # ------------------------------------------------------------ summary

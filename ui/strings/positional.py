@@ -11,14 +11,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "positional.t5_intro": {
         "en": "T5 adds no position vector to the tokens. Each stack instead learns one small table, a number per "
         "**bucket** of the offset (key position − query position) and per head, and every layer adds it to q·k "
-        "before the softmax (Raffel et al. 2020, §2.1). Offsets up to a quarter of the {buckets} buckets (the "
-        "encoder's, which split them between both directions; half of them for the decoder, which looks only "
-        "back) get a bucket each; farther ones share log-spaced buckets up to {distance}, and beyond that one "
-        "bucket. Cross-attention has no bias.",
+        "before the softmax (Raffel et al. 2020, §2.1). Of the {buckets} buckets, an offset whose absolute value is "
+        "less than a quarter of them (the encoder, which splits them between both directions: below {enc_exact}) or "
+        "half of them (the decoder, which looks only back: below {dec_exact}) gets a bucket of its own; farther ones "
+        "share log-spaced buckets up to {distance}, and from {distance} on they all share the last one. "
+        "Cross-attention has no bias.",
         "zh": "T5 不给词元加位置向量。每个栈各学一张小表：按偏移（键位置 − 查询位置）所在的**桶**和头，各一个数，"
-        "每一层在 softmax 之前把它加到 q·k 上（Raffel 等 2020，§2.1）。{buckets} 个桶中，编码器把它们分给两个方向，"
-        "前四分之一的偏移各占一个桶（解码器只看过去，是一半）；更远的偏移按对数间隔共用桶，直到 {distance}，"
-        "再远就都是同一个桶。交叉注意力没有偏置。",
+        "每一层在 softmax 之前把它加到 q·k 上（Raffel 等 2020，§2.1）。共 {buckets} 个桶：偏移绝对值小于桶数四分之一"
+        "（编码器，它把桶分给两个方向：小于 {enc_exact}）或一半（解码器，只看过去：小于 {dec_exact}）时，每个偏移独占一个桶；"
+        "更远的偏移按对数间隔共用桶，直到 {distance}，从 {distance} 起都共用最后一个桶。交叉注意力没有偏置。",
     },
     "positional.t5_encoder": {"en": "encoder", "zh": "编码器"},
     "positional.t5_decoder": {"en": "decoder", "zh": "解码器"},
@@ -51,7 +52,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "Vaswani 等 2017，§3.5，base = 10000。每对维度 (2i, 2i+1) 是同一频率 ωᵢ 的正弦和余弦；"
         "频率从 1 按几何级数降到 1/base，因此波长从 2π 到 2π·base。",
     },
-    "positional.base": {"en": "base", "zh": "基数 base"},
+    "positional.base": {"en": "base", "zh": "基数（base）"},
     "positional.base_help": {
         "en": "The paper uses 10000. A smaller base makes every wave faster.",
         "zh": "论文使用 10000。基数越小，每条波越快。",
@@ -216,12 +217,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "**no position at all** (NoPE): there q·k depends only on the tokens' "
         "content, and order reaches them only through the causal mask and what earlier layers wrote into the "
         "residual stream. Kazemnejad et al. (2023) showed that a causal decoder with no positional encoding still "
-        "learns positions and generalises to longer inputs better than with RoPE; SmolLM3 (Hugging Face 2025, "
-        "its blog) removes RoPE from every 4th layer, which helped its long-context results without hurting short ones.",
+        "learns positions and generalises to longer inputs better than with RoPE, for decoders of about 100M "
+        "parameters trained on synthetic tasks. SmolLM3 (Hugging Face 2025, its blog) "
+        "removes RoPE from every 4th layer, following Yang et al. (2025, “Rope to Nope and Back Again”), which "
+        "helped its long-context results without hurting short ones.",
         "zh": "这个模型的 {total} 层中有 {rope} 层用 RoPE（θ = {theta}）旋转 q 和 k。{which}"
         "**完全不用位置信息**（NoPE）：这些层里 q·k 只取决于词元的内容，"
         "顺序只能通过因果掩码以及前面各层写入残差流的信息传进来。Kazemnejad 等（2023）表明，没有位置编码的因果解码器"
-        "仍能学到位置，而且比用 RoPE 更能推广到更长的输入；SmolLM3（Hugging Face 2025，官方博客）在每 4 层中去掉一层的 RoPE，"
+        "仍能学到位置，而且比用 RoPE 更能推广到更长的输入；他们的结果来自约 1 亿参数的解码器，在合成任务上训练。"
+        "SmolLM3（Hugging Face 2025，官方博客）依照 Yang 等（2025，“Rope to Nope and Back Again”）在每 4 层中去掉一层的 RoPE，"
         "提升了长上下文表现，而短上下文不受影响。",
     },
     "positional.nope_which": {

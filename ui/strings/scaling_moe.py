@@ -13,7 +13,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "pass. Both are computed below from the published configuration with the same formula as every dense "
         "model on this page; the Architecture lab trains a small MoE and shows its router at work.",
         "zh": "混合专家（MoE）模型把每个块的前馈网络换成 n 个专家和一个路由器，路由器把每个词元送往其中 k 个"
-        "（Switch Transformer：k = 1，Fedus et al. 2021；Mixtral：8 个专家，k = 2，Jiang et al. 2024）。"
+        "（Switch Transformer：k = 1，Fedus 等 2021；Mixtral：8 个专家，k = 2，Jiang 等 2024）。"
         "n 个专家都要存储，但每个词元只经过 k 个：**总参数**决定显存，每个词元的**激活参数**决定一次前向计算的算力。"
         "下面两者都由公开配置、用与本页所有稠密模型相同的公式算出；架构实验室里可以训练一个小 MoE，看路由器如何工作。",
     },
@@ -36,7 +36,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "{expert}；每层路由器 d_model · n = {router}；嵌入和输出层 {emb}。总参数 = {layers} × （注意力 + {n} 个专家 + "
         "路由器 + 归一化层）+ 嵌入 + 输出 = **{total}**（{total_exact}）；激活参数 = 同样算式只计 {k} 个专家 = "
         "**{active}**（{active_exact}）。两者都与 Mistral AI 发布公告（2023 年 12 月）中的总参数 46.7B、激活参数 12.9B 一致；"
-        "论文（Jiang et al. 2024）把它们取整为 47B 和 13B。"
+        "论文（Jiang 等 2024）把它们取整为 47B 和 13B。"
         "注意力、嵌入和输出层由所有词元共享，所以“8×7B”并不是 56B。",
     },
     "scaling_moe.n": {"en": "Experts per layer (n)", "zh": "每层专家数（n）"},

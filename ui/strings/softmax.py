@@ -10,9 +10,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "softmax.var_title": {"en": "Why divide by √d_k: the variance argument", "zh": "为什么除以 √d_k：方差论证"},
     "softmax.var_sampling": {
-        "en": "Below, 20 000 random pairs (q, k) of 1024 dimensions are drawn once: their first d_k entries give q·k "
+        "en": "Below, 20,000 random pairs (q, k) of 1024 dimensions are drawn once: their first d_k entries give q·k "
         "for each d_k, and σ multiplies every q·k by σ².",
-        "zh": "下面一次性抽取 20 000 对 1024 维的随机 (q, k)：取前 d_k 个分量即得到各个 d_k 下的 q·k，"
+        "zh": "下面一次性抽取 20,000 对 1024 维的随机 (q, k)：取前 d_k 个分量即得到各个 d_k 下的 q·k，"
         "σ 则把每个 q·k 乘以 σ²。",
     },
     "softmax.var_source": {
@@ -91,10 +91,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "softmax.live_title": {"en": "The trained model under another scale", "zh": "换一个缩放因子的已训练模型"},
     "softmax.live_intro": {
-        "en": "The selected model was trained with s = 1/√d_head = 1/√{d} = {s}. Here the same weights run with that "
-        "scale multiplied by a factor, at inference only. Nothing is retrained.",
-        "zh": "所选模型训练时使用 s = 1/√d_head = 1/√{d} = {s}。这里用同一组权重运行，只在推理时把这个缩放因子乘以一个系数，"
-        "没有重新训练。",
+        "en": "The selected model was trained with {scale}. Here the same weights run with that scale multiplied by "
+        "a factor, at inference only. Nothing is retrained.",
+        "zh": "所选模型训练时使用{scale}。这里用同一组权重运行，只在推理时把这个缩放因子乘以一个系数，没有重新训练。",
     },
     "softmax.live_factor": {"en": "factor on the trained scale", "zh": "对训练缩放因子的倍数"},
     "softmax.live_help": {
@@ -156,11 +155,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "softmax.softcap_explain": {
         "en": "{model} does not hand q·k·scale to the softmax as it is: every score s first becomes cap·tanh(s/cap) "
         "with cap = **{cap}**. Small scores pass almost unchanged (tanh(x) ≈ x near 0); large ones bend towards "
-        "±{cap} and can never pass it, so no single key can take a row's whole weight however large its score grows. "
-        "The cap comes before the mask, and the trace's scores are the capped ones.",
+        "±{cap} and can never pass it. That does not stop one key from taking nearly a row's whole weight: two capped "
+        "scores can still differ by almost {span}, so their weights by a factor of almost e^{span}. The cap bounds the logits to keep "
+        "training stable (Gemma 2 report, §2). The cap comes before the mask, and the trace's scores are the capped "
+        "ones.",
         "zh": "{model} 不会把 q·k·scale 原样交给 softmax：每个分数 s 先变成 cap·tanh(s/cap)，cap = **{cap}**。"
         "小分数几乎不变（x 接近 0 时 tanh(x) ≈ x）；大分数被弯向 ±{cap}，永远超不过它，"
-        "所以无论某个键的分数变得多大，都不能独占一行的全部权重。软上限在掩码之前施加，轨迹里保存的是加了上限之后的分数。",
+        "但这并不能阻止某个键几乎独占一行的全部权重：两个加了上限的分数仍可相差将近 {span}，它们的权重之比可达将近 e^{span}。"
+        "软上限的作用是限制 logit 的大小，让训练保持稳定（Gemma 2 技术报告，§2）。软上限在掩码之前施加，"
+        "轨迹里保存的是加了上限之后的分数。",
     },
     "softmax.softcap_x": {"en": "score before the cap, s", "zh": "加上限前的分数 s"},
     "softmax.softcap_y": {"en": "score after the cap", "zh": "加上限后的分数"},

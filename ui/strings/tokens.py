@@ -33,8 +33,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 0 步（共 {n} 步）：输入写成 **{tokens:,} 个字节**（一个汉字占 3 个字节，显示为 <e5> …）。",
     },
     "tokens.step_caption": {
-        "en": "Step {k} of {n}: merge number {rank} of the list, {left} + {right} → {merged}, fired "
-        "**{count}** time(s) here; the prompt is now **{tokens:,}** tokens.",
+        "en": "Step {k} of {n}: merge number {rank} of the list, {left} + {right} → {merged}, applied "
+        "**{count}×** here; the prompt is now **{tokens:,}** tokens.",
         "zh": "第 {k} 步（共 {n} 步）：合并表中的第 {rank} 条，{left} + {right} → {merged}，在这里生效 **{count}** 次；"
         "输入现在是 **{tokens:,}** 个词元。",
     },
