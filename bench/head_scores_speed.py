@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch
 
 import models
-from models import heads, qk_map
+from models.inspection import heads, qk_map
 
 torch.set_num_threads(1)  # as the app (ui/loaders.py)
 

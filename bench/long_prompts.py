@@ -29,8 +29,8 @@ from typing import ClassVar
 
 import bench.browser_latency as bl
 from bench.st_client import Session
-from models.families.common import MAX_TOKENS_ENV, max_tokens
-from models.token_stats import folder_tokenizer
+from models.published.families.common import MAX_TOKENS_ENV, max_tokens
+from models.teaching.token_stats import folder_tokenizer
 from ui.url import MAX_PROMPT_CHARS
 
 SUBJECTS = ["the cat", "a dog", "my aunt", "our team", "the boy", "her son", "the old man", "a girl", "we", "they",

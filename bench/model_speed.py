@@ -77,7 +77,7 @@ def generation_steps(repeat: int) -> None:
 
 def pretrained_model(repeat: int) -> None:
     """MiniLM (issue targets: load <= 1.5 s once, forward + trace <= 40 ms at 64 tokens)."""
-    from models.pretrained import MissingPretrained, load_minilm
+    from models.published.pretrained import MissingPretrained, load_minilm
 
     try:
         t0 = time.perf_counter()

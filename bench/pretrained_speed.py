@@ -125,7 +125,7 @@ def trace_bytes(tr) -> int:
         *tr.value_norms.values(),
         *tr.router.values(),
     ]
-    return sum(getattr(a, "held_bytes", a.nbytes) for a in arrays)  # long traces: models/long_trace.py
+    return sum(getattr(a, "held_bytes", a.nbytes) for a in arrays)  # long traces: models/core/long_trace.py
 
 
 def timed(fn, cuda: bool = False) -> float:
@@ -150,7 +150,7 @@ def read_all(tr, implied: bool = False):
 
 def measure(name: str, args, precision: str = "float32") -> list[dict]:
     """Every row of one model: load once, then each thread count and length, ours and transformers interleaved.
-    precision: our matmuls' (models/precision.py); transformers runs float32 beside float32, else bfloat16."""
+    precision: our matmuls' (models/core/precision.py); transformers runs float32 beside float32, else bfloat16."""
     stem, implied = families.ROWS.get(name, (name, False))
     folder = families.make_folder(stem, OUT) if stem in families.PUBLISHED else make_folder(name)
     gc.collect()

@@ -126,7 +126,8 @@ def trained_posttrain_entry() -> None:
     import os
     import tempfile
 
-    from models import posttrain, posttrain_run, variants
+    from models import posttrain_run, variants
+    from models.training import posttrain
 
     os.environ.setdefault(variants.CACHE_ENV, tempfile.mkdtemp(prefix="bench-posttrain-"))
     base = models.load("decoder")

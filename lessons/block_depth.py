@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import norms
+from models.teaching import norms
 from ui import charts
 from ui.block_loaders import depth_gradients
 from ui.i18n import t

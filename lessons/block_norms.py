@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import norms
+from models.teaching import norms
 from ui import charts, shell
 from ui.block_loaders import norm_comparison
 from ui.i18n import t

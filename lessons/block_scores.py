@@ -6,7 +6,7 @@ import streamlit as st
 
 import models
 import viz
-from models import additive
+from models.teaching import additive
 from ui import charts, controls, shell
 from ui.block_loaders import score_patterns, wall_times
 from ui.i18n import md, names, t, viz_labels

@@ -1,5 +1,6 @@
 """The Explorer for a model with Gated DeltaNet linear-attention layers (Qwen3.5): each layer's kind named, a softmax
-layer's attention as usual, a linear layer's implied attention Ã (O = Ã·V, models/linear_attention.py) on a diverging
+layer's attention as usual, a linear layer's implied attention Ã (O = Ã·V, models/core/linear_attention.py) on a
+diverging
 scale, and one softmax head beside one linear-attention head of the same prompt.
 
 Its trace keeps the softmax layers under attention["decoder.self"] and the linear ones under

@@ -2,7 +2,7 @@
 the exact weights (viz/long_heatmap.py), and a window of the prompt for the views that cannot draw it whole (the
 all-heads grid, the head view's lines). Up to viz.LONG_TOKENS tokens every view draws as before.
 
-The trace may compute a long prompt's attention one layer at a time (models/lazy.py): this file reads it by layer
+The trace may compute a long prompt's attention one layer at a time (models/core/lazy.py): this file reads it by layer
 (attention[l]) and never as the whole [L, H, T, T] stack."""
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """The Explorer's neuron view (BertViz, Vig 2019): why does this query attend to that key? q and k of the selected
-head, q ⊙ k per dimension and its sum, the score before the scale and the mask (models/neuron_view.py); for RoPE
+head, q ⊙ k per dimension and its sum, the score before the scale and the mask (models/inspection/neuron_view.py); for
+RoPE
 models before and after the rotation. Self-attention only (cross-attention's keys come from the other stack)."""
 
 import streamlit as st
 
 import models
 import viz
-from models.neuron_view import SELF_KINDS, allowed_keys
+from models.inspection.neuron_view import SELF_KINDS, allowed_keys
 from ui import charts, score_scale, shell, state
 from ui.head_loaders import neuron
 from ui.i18n import md, t

@@ -6,7 +6,8 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import analysis, moe
+from models import analysis
+from models.core import moe
 from ui import charts
 from ui.i18n import t
 

@@ -19,8 +19,8 @@ from lessons.explorer_neuron import neuron_section
 from lessons.explorer_router import router_section
 from lessons.explorer_sinks import sinks
 from models.analysis import attention_rollout, value_weighted
-from models.long_trace import AttentionLayers
-from models.progressive import Progressive
+from models.core.long_trace import AttentionLayers
+from models.core.progressive import Progressive
 from ui import body, charts, controls, shell, state, toy_words, url
 from ui.i18n import t, viz_labels
 from ui.loaders import greedy_target

@@ -4,7 +4,7 @@ import streamlit as st
 
 import viz
 from models import analysis
-from models.experiments import kv_dot_products, top_probs
+from models.inspection.experiments import kv_dot_products, top_probs
 from ui import charts, controls, score_scale, shell, state, toy_words
 from ui.i18n import names, t, viz_labels
 from ui.loaders import generation

@@ -5,8 +5,8 @@ import streamlit as st
 
 import viz
 from lessons import heads_revisions
-from models.heads import ROLE_THRESHOLDS, ROLES, label_heads, probe_size
-from models.probes import HELD_OUT_SEED
+from models.inspection.heads import ROLE_THRESHOLDS, ROLES, label_heads, probe_size
+from models.inspection.probes import HELD_OUT_SEED
 from ui import charts, controls, shell, state
 from ui.head_loaders import head_roles, qk_points
 from ui.i18n import md, names, t, viz_labels

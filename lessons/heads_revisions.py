@@ -1,14 +1,15 @@
 """What each head does, continued: heads forming during training in a real model. With two or more training
 checkpoints of one Hub model in the cache (Pythia's step1000, step3000, ...), every head's previous-token and
-induction score at each checkpoint (models/revisions.py), in one figure with the field guide's thresholds;
+induction score at each checkpoint (models/inspection/revisions.py), in one figure with the field guide's thresholds;
 checkpoints with identical weights (Pythia issues #195, #205) are named, not drawn as a flat line."""
 
 import numpy as np
 import streamlit as st
 
 import viz
-from models import WeightsError, revisions
-from models.heads import ROLE_THRESHOLDS
+from models import WeightsError
+from models.inspection import revisions
+from models.inspection.heads import ROLE_THRESHOLDS
 from ui import shell
 from ui.head_loaders import revision_replay
 from ui.i18n import in_run_language, md, t

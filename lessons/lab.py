@@ -13,8 +13,9 @@ from lessons.lab_controls import config_controls, copy_buttons
 from lessons.lab_moe import experts_section
 from lessons.lab_snapshots import forming, recipe_control
 from lessons.lab_training import side_model, training_panel
-from models import analysis, catalog, variants
-from models.transformer import INIT_STD
+from models import analysis, variants
+from models.core.transformer import INIT_STD
+from models.teaching import catalog
 from ui import charts, controls, shell, state
 from ui.i18n import md, names, part_names, t, viz_labels
 from ui.loaders import lab_run, training_jobs

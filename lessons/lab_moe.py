@@ -5,7 +5,8 @@ in the chosen layer, all read from the side's trace (Trace.router) on the prompt
 import streamlit as st
 
 import viz
-from models import analysis, moe
+from models import analysis
+from models.core import moe
 from ui import charts
 from ui.i18n import t
 from ui.params import SIDES

@@ -1,12 +1,13 @@
 """The lab's training recipe and "heads forming during training": a step slider replays a trained
-variant's snapshots (models.snapshots) on the prompt, beside its induction / previous-token scores."""
+variant's snapshots (models.training.snapshots) on the prompt, beside its induction / previous-token scores."""
 
 import numpy as np
 import streamlit as st
 
 import viz
 from lessons.lab_controls import use_preset
-from models import snapshots, variants
+from models import variants
+from models.training import snapshots
 from ui import shell, state
 from ui.i18n import names, t, viz_labels
 from ui.loaders import lab_snapshot_run, lab_snapshots

@@ -4,7 +4,7 @@ import streamlit as st
 
 import viz
 from lessons.mlm_recipe import recipe_section
-from models.experiments import attention_sides, mask_positions
+from models.inspection.experiments import attention_sides, mask_positions
 from ui import charts, controls, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import left_context, masked_run

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import mlm
+from models.training import mlm
 from ui import charts, shell, state
 from ui.i18n import names, t
 from ui.loaders import recipe_counts

@@ -4,7 +4,7 @@ of the prompt, and the discriminator gives every token of the result P(replaced)
 import streamlit as st
 
 import viz
-from models import replacements
+from models.teaching import replacements
 from ui import charts, shell, state, url
 from ui.i18n import t
 from ui.objective_loaders import detector_run

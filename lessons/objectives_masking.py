@@ -5,7 +5,7 @@ import random
 import streamlit as st
 
 import viz
-from models import mlm, objectives
+from models.training import mlm, objectives
 from ui import charts
 from ui.i18n import names, t
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import viz
-from models import objectives
+from models.training import objectives
 from ui import charts
 from ui.i18n import t
 from ui.objective_loaders import mean_fractions
@@ -13,7 +13,7 @@ LOSS_COLOR, SENTINEL_COLOR = viz.HEAD_COLORS[2], viz.HEAD_COLORS[3]
 SEEDS = 200  # the summary's average over seeds 0..199
 SOURCES = {
     "mlm": "Devlin et al. 2019 (BERT), §3.1; create_pretraining_data.py",
-    "mlm_app": "models/mlm.py (exact=False)",
+    "mlm_app": "models/training/mlm.py (exact=False)",
     "dynamic": "Liu et al. 2019 (RoBERTa), §4.1",
     "electra_disc": "Clark et al. 2020 (ELECTRA), §2",
     "electra_gen": "Clark et al. 2020 (ELECTRA), §2",

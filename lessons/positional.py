@@ -7,7 +7,7 @@ import streamlit as st
 import viz
 from lessons.positional_layers import rope_by_layer
 from lessons.positional_sections import learned, no_positional, relative_bias, rope
-from models.positional import pair_frequencies, shift_matrix, sinusoidal_table
+from models.core.positional import pair_frequencies, shift_matrix, sinusoidal_table
 from ui import charts, shell, state
 from ui.i18n import t
 from ui.params import PE_BASES, PE_DIMS

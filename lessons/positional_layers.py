@@ -3,7 +3,7 @@
 import streamlit as st
 
 import models
-from models.layer_positions import layer_positions, nope_interval, varies_by_layer
+from models.core.layer_positions import layer_positions, nope_interval, varies_by_layer
 from ui import precision_keys, shell
 from ui.i18n import t
 from ui.state import Settings

@@ -8,7 +8,7 @@ import streamlit as st
 
 import models
 import viz
-from models.positional import exact_offsets, learned_vs_sinusoidal, relative_bias_by_offset, rope_example
+from models.core.positional import exact_offsets, learned_vs_sinusoidal, relative_bias_by_offset, rope_example
 from ui import charts, precision_keys, shell, state
 from ui.i18n import t
 from ui.loaders import learned_positions, shuffle_deltas
@@ -34,7 +34,7 @@ def rope(fig_scale: float) -> None:
     c2.slider(t("positional.rope_n"), 0, 64, key="rope_n")
     shell.track("rope_m", "rope_n")
     qm, kn = st.session_state["rope_m"], st.session_state["rope_n"]
-    pair = rope_example(qm, kn)  # models/positional.py: one fixed q and k
+    pair = rope_example(qm, kn)  # models/core/positional.py: one fixed q and k
     q, kv, rq, rk = pair["q"], pair["k"], pair["rq"], pair["rk"]
     arrows = [
         Arrow(q[0], q[1], "q", viz.HEAD_COLORS[0], dash="dot"),
@@ -86,7 +86,7 @@ def learned(settings: Settings, fig_scale: float) -> None:
         pass  # the shuffle section below says what is missing
     st.header(t("positional.learned_title", model=shell.model_labels()(source)))
     table = learned_positions(source, precision_keys.trained(source))
-    sims = learned_vs_sinusoidal(table, 32)  # models/positional.py
+    sims = learned_vs_sinusoidal(table, 32)  # models/core/positional.py
     c1, c2 = st.columns(2)
     title = t("positional.learned_fig", n=table.shape[0], d=table.shape[1])
     charts.plot(c1, signed_map(sims["cos"], title, "pos′", "pos", "cos", limit=1, scale=fig_scale), key="learned_sim")

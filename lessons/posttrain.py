@@ -1,12 +1,12 @@
 """Post-training the toy decoder: SFT on demonstrations, then DPO on comparisons; chosen vs rejected on held-out
-pairs before and after (models/posttrain.py), trained once in a child process (models/posttrain_run.py)."""
+pairs before and after (models/training/posttrain.py), trained once in a child process (models/posttrain_run.py)."""
 
 import streamlit as st
 
 from lessons.posttrain_margins import margins_section
 from lessons.posttrain_results import answers_section, generations_section, results_section
-from models import posttrain as P
 from models import posttrain_run
+from models.training import posttrain as P
 from models.variants import cache_root
 from ui import shell, slots, state
 from ui.i18n import md, t

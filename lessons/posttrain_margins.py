@@ -5,7 +5,7 @@ beside them."""
 import streamlit as st
 
 import viz
-from models import posttrain as P
+from models.training import posttrain as P
 from ui import charts
 from ui.i18n import t
 from ui.posttrain_loaders import shipped_held

@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import posttrain as P
+from models.training import posttrain as P
 from ui import charts, shell
 from ui.i18n import t
 from ui.posttrain_loaders import posttrain_answers

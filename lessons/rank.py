@@ -5,7 +5,7 @@ import streamlit as st
 
 import viz
 from lessons.rank_toys import exact_text, pitfall, toy
-from models.experiments import sweep_verdict
+from models.inspection.experiments import sweep_verdict
 from ui import charts, controls, precision_keys, shell, slots, state
 from ui.i18n import names, t
 from ui.loaders import head_rank_report, rank_sweep, with_status

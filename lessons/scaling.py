@@ -10,7 +10,8 @@ import viz
 from lessons.scaling_albert import albert_section
 from lessons.scaling_moe import moe_section
 from lessons.scaling_timeline import timeline_section
-from models import analysis, catalog, scaling
+from models import analysis
+from models.teaching import catalog, scaling
 from ui import charts, shell, state
 from ui.i18n import part_names, t
 from ui.params import BUDGETS, KV_DTYPES

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import catalog
+from models.teaching import catalog
 from ui import charts
 from ui.i18n import t
 

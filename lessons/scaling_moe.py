@@ -8,7 +8,8 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import analysis, catalog
+from models import analysis
+from models.teaching import catalog
 from ui import charts, shell, state
 from ui.i18n import t
 from ui.params import MOE_EXPERTS, MOE_TOP_K

@@ -1,11 +1,11 @@
-"""The scaling page's timeline section: published models by date, computed from models.catalog, the notes'
+"""The scaling page's timeline section: published models by date, computed from models.teaching.catalog, the notes'
 errors corrected with numbers from the same catalog, and the compute-optimal exponents with a budget readout."""
 
 import numpy as np
 import streamlit as st
 
 import viz
-from models import catalog, scaling
+from models.teaching import catalog, scaling
 from ui import charts, shell, state
 from ui.i18n import t
 from ui.params import TIMELINE_FACTORS

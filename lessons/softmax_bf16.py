@@ -7,8 +7,8 @@ import streamlit as st
 
 import models
 import viz
-from models import checkpoints
-from models.precision_gap import BF16_EPS
+from models.inspection.precision_gap import BF16_EPS
+from models.published import checkpoints
 from ui import charts, precision_keys, shell
 from ui.i18n import md, names, t
 from ui.loaders import computed, get_model, with_status

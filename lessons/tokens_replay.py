@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models.bpe_replay import MAX_CHARS
+from models.teaching.bpe_replay import MAX_CHARS
 from ui import charts, shell, state, token_loaders
 from ui.i18n import t
 from viz import Series

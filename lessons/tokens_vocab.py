@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import viz
-from models import token_stats
+from models.teaching import token_stats
 from models.tokenizer import SPECIALS
 from ui import charts, state, token_loaders
 from ui.i18n import t

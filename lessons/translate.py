@@ -8,7 +8,7 @@ import streamlit as st
 import viz
 from lessons.translate_prefill import PREFILL_TOKENS, WIDE_ROWS, prefill, real_source
 from lessons.translate_t5 import t5_source
-from models.experiments import top_probs
+from models.inspection.experiments import top_probs
 from ui import charts, controls, shell, state, url
 from ui.i18n import t, viz_labels
 from ui.loaders import alignment_heads, forced, translation

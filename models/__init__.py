@@ -4,12 +4,12 @@ Pages and tests use only what is exported here (see docs/architecture.md).
 """
 
 from . import analysis, data
-from .attention import attention, bidirectional, causal, make_mask, padding, prefix
 from .config import ModelConfig
+from .core.attention import attention, bidirectional, causal, make_mask, padding, prefix
+from .core.positional import apply_rope, sinusoidal_table
 from .errors import WeightsError
 from .live import LiveModel, Step, Trace
 from .loading import AVAILABLE, PRETRAINED, SHIPPED, TRAIN_COMMAND, build, load
-from .positional import apply_rope, sinusoidal_table
 
 __all__ = [
     "AVAILABLE",
@@ -34,6 +34,6 @@ __all__ = [
     "prefix",
     "sinusoidal_table",
 ]
-from .heads import ROLE_THRESHOLDS, head_scores, label_heads  # issue 17: the field guide to heads
+from .inspection.heads import ROLE_THRESHOLDS, head_scores, label_heads  # issue 17: the field guide to heads
 
 __all__ += ["ROLE_THRESHOLDS", "head_scores", "label_heads"]

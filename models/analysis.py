@@ -6,7 +6,9 @@ statistics (entropy, rollout, sinks) in attention_stats.py; parameter counts her
 
 from __future__ import annotations
 
-from .attention_stats import (
+from .config import ModelConfig
+from .core.linear_attention import parameter_count as linear_parameter_count
+from .inspection.attention_stats import (
     SINK_GROUPS,
     SINK_THRESHOLD,
     attention_rollout,
@@ -16,8 +18,17 @@ from .attention_stats import (
     sink_shares,
     value_weighted,
 )
-from .config import ModelConfig
-from .linear_attention import parameter_count as linear_parameter_count
+from .inspection.rank_stats import (
+    RankReport,
+    condition_number,
+    default_tolerance,
+    effective_rank,
+    effective_rank_of,
+    log_abs_det,
+    numerical_rank,
+    rank_report,
+    singular_values,
+)
 from .numerics import (
     cosine,
     cosine_matrix,
@@ -28,17 +39,6 @@ from .numerics import (
     qk_variance,
     softmax,
     softmax_jacobian_norm,
-)
-from .rank_stats import (
-    RankReport,
-    condition_number,
-    default_tolerance,
-    effective_rank,
-    effective_rank_of,
-    log_abs_det,
-    numerical_rank,
-    rank_report,
-    singular_values,
 )
 
 __all__ = [

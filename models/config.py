@@ -80,7 +80,7 @@ class ModelConfig:
     embed_scale: bool = True  # token embeddings · sqrt(d_model) (Vaswani §3.4); BERT adds them unscaled
     embed_norm: bool = False  # a LayerNorm right after the embeddings (BERT)
     type_vocab_size: int = 0  # BERT's segment (token-type) embeddings; this app gives every token type 0
-    # What other published checkpoints need (models/families/); again the defaults change nothing.
+    # What other published checkpoints need (models/published/families/); again the defaults change nothing.
     rope_base: float = 10000.0  # RoPE's θ base (Su et al. 2021); Llama 3: 500000, Qwen2: 1000000
     rope_llama3: tuple[float, float, float, int] | None = None  # Llama 3.1 scaling: factor, low, high, original ctx
     sliding_window: int | None = None  # Mistral: a query sees only its last `sliding_window` positions
@@ -88,7 +88,7 @@ class ModelConfig:
     position_offset: int = 0  # learned positions start at this row (RoBERTa: padding_idx + 1 = 2)
     mlm_head: bool = False  # BERT/RoBERTa: dense -> GELU -> LayerNorm before the (tied) output matrix
     head_bias: bool = False  # a bias on the output logits (BERT's MLM decoder, Marian's final_logits_bias)
-    # Mixture of experts (models/moe.py): each block's FFN becomes n_experts FFNs and a router that sends every
+    # Mixture of experts (models/core/moe.py): each block's FFN becomes n_experts FFNs and a router that sends every
     # token to experts_top_k of them (Fedus et al. 2021, Switch: k = 1; Jiang et al. 2024, Mixtral: 8 experts,
     # k = 2). 0 experts is the dense FFN; to_dict leaves these fields out then, so dense configs (the shipped
     # checkpoints, the lab's cache keys) serialise exactly as before.
@@ -103,12 +103,13 @@ class ModelConfig:
     qk_norm: bool = False  # Qwen3: each head's q and k normalised over d_head (the model's norm kind), before RoPE
     rotary_dim: int | None = None  # RoPE on the first rotary_dim dims of each head only (Pythia: d_head / 4); None: all
     parallel_residual: bool = False  # GPT-J/NeoX: x + attn(norm_self(x)) + ffn(norm_ffn(x)), both norms read x
-    # Phi, SmolLM3 and OLMo 2 (models/families/phi.py, smollm3.py, olmo2.py); the defaults change nothing and are quiet.
+    # Phi, SmolLM3 and OLMo 2 (models/published/families/phi.py, smollm3.py, olmo2.py); the defaults change nothing
+    # and are quiet.
     # norm_position="post_sub" (OLMo 2) is x + norm(f(x)) with a final norm: see ALL_NORM_POSITIONS.
     shared_block_norm: bool = False  # Phi: a parallel block reads ONE norm: x + attn(norm_self(x)) + ffn(norm_self(x))
     nope_layers: tuple[int, ...] | None = None  # SmolLM3: indices of the layers without RoPE (NoPE); None: none
     qk_norm_scope: str = "head"  # qk_norm over each head ("head", Qwen3) or all heads' q (k) at once ("all", OLMo 2)
-    # ALBERT, DistilBERT, ELECTRA (models/families/encoders.py); the defaults change nothing and are quiet.
+    # ALBERT, DistilBERT, ELECTRA (models/published/families/encoders.py); the defaults change nothing and are quiet.
     # embedding_size E: token, position and type embeddings and their norm are E wide, then a projection E -> d
     # (with bias; ALBERT's embedding_hidden_mapping_in, ELECTRA's embeddings_project); an MLM head maps d -> E
     # before the tied [V, E] output matrix. None: embeddings are d wide, no projection.
@@ -116,7 +117,8 @@ class ModelConfig:
     shared_layers: bool = False  # ALBERT: ONE block's weights serve all n_layers of a stack (each layer still traced)
     mlm_activation: str | None = None  # activation inside the MLM transform (ALL_ACTIVATIONS); None: exact GELU (BERT)
     detector_head: bool = False  # ELECTRA discriminator: dense d -> d, activation, dense d -> 1: a replaced-token logit
-    # Gemma 2 and Gemma 3 (models/families/gemma.py); the defaults change nothing and are quiet (QUIET_DEFAULTS).
+    # Gemma 2 and Gemma 3 (models/published/families/gemma.py); the defaults change nothing and are quiet
+    # (QUIET_DEFAULTS).
     # norm_position="sandwich" is x + post_norm(f(pre_norm(x))); activation="geglu" is the GELU-tanh gated FFN.
     # layer_types: per layer "full_attention" (the page's mask) or "sliding_attention" (that mask AND the causal
     # window of sliding_window positions); None: every layer alike (sliding_window, if set, is the model's mask)
@@ -124,19 +126,22 @@ class ModelConfig:
     rope_local_base: float | None = None  # Gemma 3: RoPE θ of the sliding layers (10⁴; full layers: rope_base, 10⁶)
     attn_softcap: float | None = None  # Gemma 2: scores = cap·tanh(scores/cap) before the mask (50.0); None: none
     final_softcap: float | None = None  # Gemma 2: logits = cap·tanh(logits/cap) (30.0); None: none
-    # T5 (models/families/t5.py); the defaults change nothing and are quiet. positional="relative": each stack has a
+    # T5 (models/published/families/t5.py); the defaults change nothing and are quiet. positional="relative": each
+    # stack has a
     # table [rel_buckets, n_heads] added to q·k by the bucket of (key position - query position): exact up to
     # rel_buckets/4 (one side), then log-spaced up to rel_max_distance (models/positional.relative_bucket); the
     # encoder buckets both sides, the decoder only the past; cross-attention has no bias.
     rel_buckets: int = 32
     rel_max_distance: int = 128
     head_rescale: bool = False  # T5: the final hidden state × d_model^-0.5 before the (tied) output head
-    # Granite MoE (models/families/granite.py); the defaults change nothing and are quiet (QUIET_DEFAULTS). Its
+    # Granite MoE (models/published/families/granite.py); the defaults change nothing and are quiet (QUIET_DEFAULTS).
+    # Its
     # attention_multiplier is attn_scale (it replaces 1/sqrt(d_head)).
     embed_multiplier: float | None = None  # token embeddings × this (besides embed_scale's sqrt(d)); None: none
     residual_scale: float | None = None  # each sublayer's output × this before it joins the residual; None: 1
     logits_divisor: float | None = None  # logits = head(h) / this (Granite's logits_scaling); None: none
-    # Qwen3.5 (models/families/qwen35.py, models/linear_attention.py); the defaults change nothing and are quiet.
+    # Qwen3.5 (models/published/families/qwen35.py, models/core/linear_attention.py); the defaults change nothing and
+    # are quiet.
     # attn_output_gate: the q projection gives each head [query | gate]; its output × sigmoid(gate) before W_O.
     # layer_types may name "linear_attention" layers: Gated DeltaNet (Yang et al. 2024, arXiv 2412.06464) in place of
     # softmax attention, with linear_key_heads query/key heads of linear_key_dim dims, linear_value_heads value heads

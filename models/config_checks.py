@@ -1,24 +1,21 @@
 """The checks of the published families' ModelConfig options (models/config.py's __post_init__ calls them).
 
 Kept apart so config.py stays the one readable list of fields; each check raises ValueError with a message a
-student (or a config.json's author) can act on.
+student (or a config.json's author) can act on. Each takes the ModelConfig being built (`cfg`) and reads only its
+fields: this module imports nothing of config.py, so the two make no import circle.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .config import ModelConfig
 
 QK_NORM_SCOPES = ("head", "all")  # qk_norm over each head's d_head (Qwen3) or the whole projection (OLMo 2)
 # per-layer attention kinds (config.layer_types): Gemma 2/3's full and sliding layers; Qwen3.5's Gated DeltaNet layers
-# (models/linear_attention.py)
+# (models/core/linear_attention.py)
 LAYER_TYPES = ("full_attention", "sliding_attention", "linear_attention")
 
 
-def _check_decoder_family_options(cfg: ModelConfig) -> None:
+def _check_decoder_family_options(cfg) -> None:
     """shared_block_norm (Phi), nope_layers (SmolLM3), qk_norm_scope (OLMo 2): each with what it needs."""
     for name in ("shared_block_norm",):
         if not isinstance(getattr(cfg, name), bool):
@@ -44,7 +41,7 @@ def _check_decoder_family_options(cfg: ModelConfig) -> None:
         raise ValueError(f"qk_norm_scope={cfg.qk_norm_scope!r} says how q and k are normalised: it needs qk_norm=True")
 
 
-def _check_encoder_family_options(cfg: ModelConfig) -> None:
+def _check_encoder_family_options(cfg) -> None:
     """embedding_size, shared_layers (ALBERT), mlm_activation, detector_head (ELECTRA): each with what it needs."""
     for name in ("shared_layers", "detector_head"):
         if not isinstance(getattr(cfg, name), bool):
@@ -72,7 +69,7 @@ def _check_encoder_family_options(cfg: ModelConfig) -> None:
         )
 
 
-def _check_relative_options(cfg: ModelConfig) -> None:
+def _check_relative_options(cfg) -> None:
     """rel_buckets, rel_max_distance (positional='relative', T5) and head_rescale."""
     for name in ("rel_buckets", "rel_max_distance"):
         value = getattr(cfg, name)
@@ -87,7 +84,7 @@ def _check_relative_options(cfg: ModelConfig) -> None:
         raise ValueError(f"head_rescale must be True or False, got {cfg.head_rescale!r}")
 
 
-def _check_gemma_options(cfg: ModelConfig) -> None:
+def _check_gemma_options(cfg) -> None:
     """layer_types, rope_local_base, attn_softcap, final_softcap (Gemma 2/3): each with what it needs."""
     if cfg.norm_position == "sandwich" and cfg.parallel_residual:
         raise ValueError("norm_position='sandwich' puts a norm before and after each sublayer in turn: it needs "
@@ -115,7 +112,7 @@ def _check_gemma_options(cfg: ModelConfig) -> None:
             raise ValueError(f"{name} must be a positive number (cap·tanh(x/cap)) or None, got {cap!r}")
 
 
-def _check_granite_options(cfg: ModelConfig) -> None:
+def _check_granite_options(cfg) -> None:
     """embed_multiplier, residual_scale, logits_divisor (Granite MoE): each a positive number or None."""
     what = {"embed_multiplier": "token embeddings × it", "residual_scale": "each sublayer's output × it",
             "logits_divisor": "logits / it"}  # fmt: skip
@@ -132,7 +129,7 @@ def _check_granite_options(cfg: ModelConfig) -> None:
                          "norm_position='pre' and parallel_residual=False")  # fmt: skip
 
 
-def _check_linear_options(cfg: ModelConfig) -> None:
+def _check_linear_options(cfg) -> None:
     """attn_output_gate and the Gated DeltaNet sizes (Qwen3.5): set together with "linear_attention" layers."""
     if not isinstance(cfg.attn_output_gate, bool):
         raise ValueError(f"attn_output_gate must be True or False, got {cfg.attn_output_gate!r}")

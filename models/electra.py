@@ -8,7 +8,7 @@ that adversarial training worked worse. A sampled token equal to the original co
 
 The paper ties the two networks' token embeddings; here each has its own (the generator is narrower),
 which keeps them two ordinary encoders of this app. Trained on the toy corpus with the shipped
-tokenizer and the one training loop (models/training.py); stored in float16 under models/weights/.
+tokenizer and the one training loop (models/training/training.py); stored in float16 under models/weights/.
 """
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import data, probes
-from .attention import bidirectional, padding
+from . import data
 from .config import ModelConfig
+from .core.attention import bidirectional, padding
+from .core.transformer import Transformer
+from .inspection import probes
 from .loading import TOKENIZER_FILE, WEIGHTS_DIR, file_digest, shipped_tokenizer, tokenizer_path
-from .mlm import bert_count
 from .tokenizer import CLS, MASK, PAD, SEP, SPECIALS, BPETokenizer
-from .training import Sentences, fit, pad
-from .transformer import Transformer
+from .training.mlm import bert_count
+from .training.training import Sentences, fit, pad
 
 ELECTRA_FILE = "electra.pt"
 ELECTRA_TRAIN_COMMAND = "python -m models.electra"

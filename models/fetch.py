@@ -26,9 +26,9 @@ import threading
 import time
 from pathlib import Path
 
-from . import families, hub
-from .checkpoints import available_memory, describe, max_params, size_text, too_large
 from .errors import WeightsError
+from .published import families, hub
+from .published.checkpoints import available_memory, describe, max_params, size_text, too_large
 
 EXIT = {"usage": 2, "missing": 3, "gated": 4, "unsupported": 5, "too_large": 6, "network": 7, "disk": 8, "failed": 1}
 PICKLES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")

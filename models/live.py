@@ -13,20 +13,20 @@ from functools import partial
 import numpy as np
 import torch
 
-from . import device as device_
-from . import precision
-from .attention import bidirectional, causal, make_mask, sliding
 from .config import ModelConfig
+from .core import device as device_
+from .core import precision
+from .core.attention import bidirectional, causal, make_mask, sliding
 
 # the lazy parts moved to lazy.py; still importable from here (tests monkeypatch live.LAZY_VOCAB)
-from .lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LayerMasks, LazyLogits, LazyScores, _np
-from .linear_attention import LinearLayers, recompute_record
-from .long_trace import AttentionLayers, LayerCache, Recompute, is_long, keep_stream
-from .sampling import choose, next_token_probs
+from .core.lazy import LAZY_SCORES_BYTES, LAZY_VOCAB, LayerMasks, LazyLogits, LazyScores, _np
+from .core.linear_attention import LinearLayers, recompute_record
+from .core.long_trace import AttentionLayers, LayerCache, Recompute, is_long, keep_stream
+from .core.sampling import choose, next_token_probs
+from .core.trace_fill import gathered, run_filled
+from .core.transformer import Transformer
+from .core.value_norms import ValueWeighted, layer_value_norms
 from .tokenizer import BOS, EOS, BPETokenizer
-from .trace_fill import gathered, run_filled
-from .transformer import Transformer
-from .value_norms import ValueWeighted, layer_value_norms
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Trace:
     prefix_len: int | None
     attn_scale: float  # the factor on q·k actually used
     value_norms: dict[str, np.ndarray] = field(default_factory=dict)  # same keys: ‖f_h(x_j)‖ [L, H, Tk]
-    # mixture of experts (models/moe.py): "encoder" | "decoder" -> router probabilities [L, T, n_experts]
+    # mixture of experts (models/core/moe.py): "encoder" | "decoder" -> router probabilities [L, T, n_experts]
     router: dict[str, np.ndarray] = field(default_factory=dict)
     # Gemma 2/3 (config.layer_types): "decoder.self" -> the mask of every layer [L, Tq, Tk], its sliding layers
     # narrowed to their window; masks[key] is then what the full layers used. Empty where every layer uses masks[key].
@@ -63,7 +63,7 @@ class Trace:
     @property
     def norms(self) -> ValueWeighted:
         """Value-weighted attention α_ij‖f_h(x_j)‖ (Kobayashi et al. 2020), same keys and shapes as
-        `attention`, computed when read (models/value_norms.py)."""
+        `attention`, computed when read (models/core/value_norms.py)."""
         return ValueWeighted(self.attention, self.value_norms)
 
 
@@ -205,7 +205,7 @@ class LiveModel:
     ) -> Trace:
         """The core of run(): ids already carry their special tokens; the last `pad` are padding.
         forward: what runs a decoder-only model's stack instead of trace_fill.run_filled, with its arguments
-        (models/progressive.py: the same forward, telling each layer as it is done).
+        (models/core/progressive.py: the same forward, telling each layer as it is done).
         scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never.
         A long input (long_trace.LAZY_ATTENTION_BYTES) keeps attention and scores per layer, computed when read."""
         cfg, net = self.config, self.net
@@ -240,7 +240,7 @@ class LiveModel:
                 att["decoder.linear"] = LinearLayers([records[i]["linear"].first() for i in linear], linear, again)
                 numbers[key], numbers["decoder.linear"] = soft, linear
                 records, blocks, rows = [records[i] for i in soft], [blocks[i] for i in soft], soft
-            if long:  # per layer, recomputed from the stored stream when read (models/long_trace.py)
+            if long:  # per layer, recomputed from the stored stream when read (models/core/long_trace.py)
                 again = Recompute(net, stack, rows, stream, part, masks[0], scale, cache, memory, masks[1])
                 first = not any(isinstance(a, AttentionLayers) for a in att.values())  # counts the cache
                 att[key] = AttentionLayers(again, "weights", owner=first)

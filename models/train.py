@@ -19,12 +19,13 @@ from pathlib import Path
 
 import torch
 
-from . import data, probes
+from . import data
 from .config import ModelConfig
+from .core.transformer import Transformer
+from .inspection import probes
 from .loading import SHIPPED, TOKENIZER_FILE, WEIGHTS_DIR, file_digest, load
 from .tokenizer import BPETokenizer, build_tokenizer, load_tokenizer
-from .training import Sentences, batch_loss, fit
-from .transformer import Transformer
+from .training.training import Sentences, batch_loss, fit
 
 # Each shipped model echoes its famous ancestor, so the app shows three real design families.
 # The encoder's seq_len reaches its max_len: a learned position never seen in training keeps its

@@ -30,16 +30,17 @@ from pathlib import Path
 
 import torch
 
-from . import data, snapshots
+from . import data
 from .config import ModelConfig
-from .jobs import ChildJobs, MakeWay, lower_priority, report
+from .core.transformer import Transformer
+from .inspection.probes import HELD_OUT_SEED
 from .loading import shipped_tokenizer, tokenizer_path
-from .probes import HELD_OUT_SEED
 from .tokenizer import BPETokenizer
-from .training import Sentences, batch_loss, fit
-from .transformer import Transformer
-from .variant_files import CorruptEntry, checkpoint, load, save, unwritable
-from .variant_locks import claim, held, try_claim
+from .training import snapshots
+from .training.jobs import ChildJobs, MakeWay, lower_priority, report
+from .training.training import Sentences, batch_loss, fit
+from .training.variant_files import CorruptEntry, checkpoint, load, save, unwritable
+from .training.variant_locks import claim, held, try_claim
 
 # The same short recipe for every variant, so two variants' loss curves compare like with like:
 # same batches (from the seed), same steps, same schedule. About 30 s for the default 2-layer,
@@ -113,7 +114,7 @@ class History:
     val_step: list[int] = field(default_factory=list)  # held-out loss at these steps
     val: list[float] = field(default_factory=list)
     seconds: float = 0.0
-    snapshots: dict = field(default_factory=dict)  # models.snapshots.scores: steps and per-head scores
+    snapshots: dict = field(default_factory=dict)  # models.training.snapshots.scores: steps and per-head scores
     states: list = field(default_factory=list, repr=False)  # (step, weights) of each snapshot, not sent
 
     def to_dict(self) -> dict:
@@ -155,7 +156,7 @@ class Data:
 def train(cfg: ModelConfig, tok: BPETokenizer, seed: int, steps: int | None = None, report=None, should_stop=None,
           recipe: str = "default", pause=None):  # fmt: skip
     """Train a fresh Transformer(cfg) for `steps` steps (the recipe's by default), keeping snapshots
-    (models.snapshots) and their scores in the History. report(dict) is called every few steps;
+    (models.training.snapshots) and their scores in the History. report(dict) is called every few steps;
     should_stop() ends training early (then None is returned); pause() is called before every step (the
     child's jobs.MakeWay: it waits while the server is busy). Returns (net, History)."""
     rec = recipe_of(cfg, recipe)
@@ -226,7 +227,7 @@ class Job:
 class Jobs(ChildJobs[Job]):
     """Training jobs of one server, shared by every session: at most one runs at a time (two
     cores: one trains, one serves). Progress arrives on the child's stdout and is kept in memory,
-    so a page polls the job without touching the disk (models/jobs.py)."""
+    so a page polls the job without touching the disk (models/training/jobs.py)."""
 
     def __init__(self, root: Path | None = None):
         super().__init__()

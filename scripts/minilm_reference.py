@@ -19,7 +19,7 @@ from transformers import BertModel, BertTokenizerFast
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models.pretrained import model_dir  # noqa: E402
+from models.published.pretrained import model_dir  # noqa: E402
 
 SENTENCES = [
     "The cat sat on the mat.",

@@ -29,7 +29,8 @@ os.environ.setdefault("ATTENTION_LAB_SESSION_SHARE", "0")
 os.environ["ATTENTION_LAB_PRECISION"] = "float32"
 # ... and on the CPU, on a GPU machine too: the GPU tests (tests/models/hf/test_device_gpu.py) pass device="cuda".
 os.environ["ATTENTION_LAB_DEVICE"] = "cpu"
-# The Hugging Face cache the app lists (models/hub.py) is a throwaway one: a developer's own downloads must not
+# The Hugging Face cache the app lists (models/published/hub.py) is a throwaway one: a developer's own downloads must
+# not
 # change what the tests' pickers show, and a test that downloads must not write to the user's cache.
 os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="attention-lab-hf-")
 os.environ.pop("HF_HUB_CACHE", None)

@@ -207,7 +207,7 @@ def test_the_real_model_overlay_fits_the_model_it_allows():
     assert env["ATTENTION_LAB_MODELS"] == mount["mountPath"] and mount["readOnly"]
     limit = quantity(real["resources"]["limits"]["memory"])
     assert limit > quantity(base["resources"]["limits"]["memory"])
-    max_params = int(float(env["ATTENTION_LAB_MAX_PARAMS"]))  # as models.checkpoints.max_params reads it
+    max_params = int(float(env["ATTENTION_LAB_MAX_PARAMS"]))  # as models.published.checkpoints.max_params reads it
     assert max_params >= 494_032_768  # Qwen2.5-0.5B, the measured model
     assert max_params * 8 <= limit  # the loader's own rule: 4 bytes a weight, as much again to run it
     for c in (base, real):

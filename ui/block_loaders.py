@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from models import additive, norms, probes, qk_map
+from models.inspection import probes, qk_map
+from models.teaching import additive, norms
 
 from .loaders import _remembered, get_model, trace
 

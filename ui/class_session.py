@@ -11,6 +11,7 @@ leaves the lesson working.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import streamlit as st
 
@@ -152,3 +153,17 @@ def revealed(guide_id: str, step: int) -> bool | None:
 def leave() -> None:
     for key in (CLASS, TOKEN, NEW_LINK):
         st.session_state.pop(key, None)
+
+
+def app_base() -> str:
+    """The app's address as the browser sees it (behind a proxy too), without this page's path: links to
+    /guides?join=… and /guides?teach=… are built on it."""
+    url = (st.context.url or "").split("?")[0].rstrip("/")
+    return url.removesuffix("/guides")
+
+
+def expiry_text(c: dict, lang: str) -> tuple[str, int]:
+    """The retention date in the viewer's way of writing dates, and the days it is after the start."""
+    expires: datetime = c["expires_at"]
+    days = max(0, round((expires - c["created_at"]).total_seconds() / 86400))
+    return (expires.strftime("%Y-%m-%d") if lang == "zh" else expires.strftime("%d %B %Y")), days

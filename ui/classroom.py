@@ -1,15 +1,14 @@
 """A class: a teacher starts one for a guided lesson on the Guided lessons page, students join it with a
 code and a display name, and a student's step bar shows the class and the teacher's step. The viewer's class
-itself (session state, commit, reveal) is ui/class_session.py; the teacher's view is ui/teacher.py.
+itself (session state, commit, reveal) is ui/class_session.py; the teacher's view is ui/teacher.py, which this
+module imports (never the other way: ui/teacher.py reads the class through ui/class_session.py).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import streamlit as st
 
-from . import answers, guides, slots
+from . import answers, guides, slots, teacher
 from .class_session import (  # noqa: F401  the class's names, for the pages and ui/teacher.py
     CLASS,
     CODE_MAX,
@@ -120,7 +119,7 @@ def join_form(available: dict, code: str) -> None:
                     key="cl_to_lesson",
                     type="primary",
                     icon=":material/login:",
-                    on_click=go_to_class_step,
+                    on_click=teacher.go_to_class_step,
                     width="stretch",
                 )
             b2.button(t("classroom.leave"), key="cl_leave", on_click=leave, icon=":material/logout:", width="stretch")
@@ -138,22 +137,6 @@ def join_form(available: dict, code: str) -> None:
         go.button(t("classroom.go"), key="cj_go", type="primary", on_click=_join, width="stretch")
 
 
-def app_base() -> str:
-    """The app's address as the browser sees it (behind a proxy too), without this page's path: links to
-    /guides?join=… and /guides?teach=… are built on it."""
-    url = (st.context.url or "").split("?")[0].rstrip("/")
-    return url.removesuffix("/guides")
-
-
-def go_to_class_step() -> None:
-    c = current()
-    if c is None:
-        return
-    state = class_state()
-    step = state.current_step if state is not None and state.current_step is not None else 0
-    guides.go_to(c["guide_id"], min(max(0, step), c["n_steps"] - 1))
-
-
 # ----------------------------------------------------------------- the step bar's class line
 
 
@@ -167,8 +150,6 @@ def step_line() -> None:
     index = st.session_state.get("gstep") or 0
     with st.container():
         if c["role"] == "teacher":
-            from . import teacher
-
             teacher.bar_line(c, index)
         else:
             _student_line(c, index)
@@ -193,10 +174,3 @@ def _student_line(c: dict, index: int) -> None:
         args=(c["guide_id"], k),
     ):
         st.rerun()  # the whole app: app.py opens the step's page
-
-
-def expiry_text(c: dict, lang: str) -> tuple[str, int]:
-    """The retention date in the viewer's way of writing dates, and the days it is after the start."""
-    expires: datetime = c["expires_at"]
-    days = max(0, round((expires - c["created_at"]).total_seconds() / 86400))
-    return (expires.strftime("%Y-%m-%d") if lang == "zh" else expires.strftime("%d %B %Y")), days

@@ -1,4 +1,4 @@
-"""The sidebar's line saying which device runs this session's published model (issue 30 §2, models/device.py):
+"""The sidebar's line saying which device runs this session's published model (issue 30 §2, models/core/device.py):
 "bfloat16 on the GPU (NVIDIA …)" or "float32 on the CPU", beside the precision line (ui/precision_ui.py).
 
 A bad $ATTENTION_LAB_DEVICE and `cuda` without a GPU are said here as messages, never a traceback.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from models import device
+from models.core import device
 
 from .i18n import t
 

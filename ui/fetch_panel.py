@@ -29,8 +29,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from models import checkpoints, hub
 from models.fetch import mib
+from models.published import checkpoints, hub
 
 from . import params
 from .i18n import md, t

@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from models.heads import ROLE_THRESHOLDS, ROLES
+from models.inspection.heads import ROLE_THRESHOLDS, ROLES
 
 from .params import ATTENTION_KINDS, DTYPES, PARAMS, SIDES, canonical
 

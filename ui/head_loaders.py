@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 import models
-from models import heads, interventions, neuron_view, probes, qk_map, revisions
+from models.inspection import heads, interventions, neuron_view, probes, qk_map, revisions
 
 from .loaders import _remembered, get_model, trace
 from .params import local_models
@@ -85,7 +85,8 @@ def qk_points(name: str, weights: str, text: str, layer: int, head: int) -> qk_m
 @st.cache_data(show_spinner=False, max_entries=64)
 def neuron(name: str, weights: str, text: str, target: str | None, kind: str, layer: int, head: int, query: int,
            key: int) -> neuron_view.NeuronView:  # fmt: skip
-    """The Explorer's neuron view of one query and key of one head (models/neuron_view.py) over the cached trace."""
+    """The Explorer's neuron view of one query and key of one head (models/inspection/neuron_view.py) over the cached
+    trace."""
     return neuron_view.neuron_view(get_model(name, weights), trace(name, weights, text, target), kind, layer, head,
                                    query, key)  # fmt: skip
 

@@ -60,3 +60,11 @@ def viz_labels() -> viz.Labels:
     names = ("query", "key", "weight", "layer", "head", "allowed", "blocked", "position", "change", "unchanged",
              "changed")  # fmt: skip
     return viz.Labels(**{n: t(f"lbl.{n}") for n in names})
+
+
+def code_span(text: str) -> str:
+    """Markdown inline code that shows text exactly (a fence longer than any backtick run in it)."""
+    run = max((len(r) for r in re.findall("`+", text)), default=0)
+    fence = "`" * (run + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

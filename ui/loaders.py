@@ -18,19 +18,12 @@ import streamlit as st
 import torch
 
 import models
-from models import (
-    analysis,
-    data,
-    experiments,
-    loading,
-    mlm,
-    pretrained,
-    probes,
-    snapshots,
-    variants,
-)
-from models.experiments import self_key
+from models import analysis, data, loading, variants
+from models.inspection import experiments, probes
+from models.inspection.experiments import self_key
+from models.published import pretrained
 from models.tokenizer import BPETokenizer
+from models.training import mlm, snapshots
 
 from . import precision_keys, trace_cache
 from .params import MAX_NEW, local_models

@@ -2,7 +2,7 @@
 second or two instead of after the whole 13 s+ forward.
 
 trace_or_partial returns the cached Trace when there is one; for a long decoder prompt whose trace is not cached
-yet it starts (once per prompt, shared by every session) a models.progressive.Progressive, which runs the ordinary
+yet it starts (once per prompt, shared by every session) a models.core.progressive.Progressive, which runs the ordinary
 forward in a thread of its own, and returns it: the page draws the layer it shows as soon as that layer's input is
 computed (one layer's recompute), with a progress line that reruns the page when the layer or the whole trace is
 ready. When the forward ends, its Trace goes into the trace cache under the key ui/loaders.trace would use, so the
@@ -20,7 +20,7 @@ from collections.abc import Callable
 import streamlit as st
 
 import models
-from models.progressive import Abandoned, Progressive, eligible, forward_flops
+from models.core.progressive import Abandoned, Progressive, eligible, forward_flops
 
 from . import slots, trace_cache
 from .i18n import t

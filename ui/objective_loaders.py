@@ -7,7 +7,9 @@ import dataclasses
 
 import streamlit as st
 
-from models import electra, objectives, replacements
+from models import electra
+from models.teaching import replacements
+from models.training import objectives
 
 from .loaders import get_model
 

@@ -11,7 +11,9 @@ import os
 import re
 
 import models
-from models import catalog, checkpoints, hub, precision
+from models.core import precision
+from models.published import checkpoints, hub
+from models.teaching import catalog
 from models.variants import RECIPES
 
 from .url import BOOL, MAX_SENTENCES_CHARS, MAX_WORD_CHARS, TEXT, Param, choice, int_in, text
@@ -78,7 +80,7 @@ LAB_LAYERS = (1, 2, 3, 4)
 LAB_D_MODEL = (32, 64, 128, 256)
 LAB_HEADS = (1, 2, 4, 8)
 LAB_D_FF = (64, 128, 256, 512, 1024)
-LAB_EXPERTS = (0, 4, 8)  # mixture of experts: 0 = the dense FFN (models/moe.py)
+LAB_EXPERTS = (0, 4, 8)  # mixture of experts: 0 = the dense FFN (models/core/moe.py)
 LAB_TOP_K = (1, 2)  # experts per token: 1 (Switch, Fedus et al. 2021), 2 (Mixtral, Jiang et al. 2024)
 LAB_SCALES = ("sqrt", "one", "inv")  # 1/sqrt(d_head) (Vaswani), 1 (no scale), 1/d_head (muP)
 LAB_PRESETS = {  # the families the notes compare, at the lab's small size
@@ -205,7 +207,8 @@ def one_based(default: int = 0) -> Param:
 
 def local_models() -> dict[str, checkpoints.Entry]:
     """Published models this machine has: the folders of $ATTENTION_LAB_MODELS by folder name, and the Hugging Face
-    cache's snapshots as `org/name` or `org/name@revision` (models/hub.py). Scanned once per value of models_key()
+    cache's snapshots as `org/name` or `org/name@revision` (models/published/hub.py). Scanned once per value of
+    models_key()
     (config.json and safetensors headers only); a shipped model's name is not shadowed."""
     return _scan(models_key())
 

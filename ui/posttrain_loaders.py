@@ -10,7 +10,8 @@ import streamlit as st
 import torch
 
 import models
-from models import posttrain, posttrain_run
+from models import posttrain_run
+from models.training import posttrain
 
 from .loaders import get_model
 

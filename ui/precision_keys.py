@@ -15,7 +15,7 @@ import streamlit as st
 import torch
 
 import models
-from models import device, precision
+from models.core import device, precision
 
 from .params import local_models
 

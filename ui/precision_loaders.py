@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from models import precision_gap
+from models.inspection import precision_gap
 
 from . import precision_keys
 from .loaders import _remembered, get_model

@@ -1,5 +1,5 @@
 """The sidebar's precision switch and its line saying which precision this session's published model runs in
-(issue 30, models/precision.py).
+(issue 30, models/core/precision.py).
 
 Per session: the choice travels in the weights key every loader takes (ui/precision_keys.py), so each precision of
 a model is loaded once and shared by the sessions that pick it. $ATTENTION_LAB_PRECISION (default auto) is where a
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from models import precision
+from models.core import precision
 
 from . import device_ui, precision_keys
 from .i18n import t

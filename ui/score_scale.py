@@ -1,12 +1,12 @@
 """The scale on q·k as the pages print it, "scale s = 0.1250 (1/√64)", with the family's own reason, and the
-attention formula as the model computes it (models/score_scale.py says which rule a config follows)."""
+attention formula as the model computes it (models/core/score_scale.py says which rule a config follows)."""
 
 from __future__ import annotations
 
 import math
 
 from models.config import ModelConfig
-from models.score_scale import query_pre_attn_scalar, scale_reason, score_form
+from models.core.score_scale import query_pre_attn_scalar, scale_reason, score_form
 
 from .i18n import t
 
@@ -27,7 +27,7 @@ def scale_text(cfg: ModelConfig) -> str:
 
 
 def form(cfg: ModelConfig, cross: bool = False) -> str:
-    """The form of models.score_scale.FORMS the drawn scores take; cross-attention has no relative bias (T5)."""
+    """The form of models.core.score_scale.FORMS the drawn scores take; cross-attention has no relative bias (T5)."""
     kind = score_form(cfg)
     return "scaled" if cross and kind == "relative" else kind
 

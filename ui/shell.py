@@ -14,11 +14,11 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import models
-from models import checkpoints
+from models.published import checkpoints
 from models.tokenizer import BPETokenizer
 
-from . import charts, fetch_panel, params, precision_keys, precision_ui, state, toy_words, url
-from .i18n import md, names, t
+from . import charts, css, fetch_panel, params, precision_keys, precision_ui, state, toy_words, url
+from .i18n import code_span, md, names, t  # code_span: pages call shell.code_span too
 from .loaders import computed, get_model, shipped_tokenizer, types_live, with_status
 from .slots import ARRIVALS, BUDGET, HEAVY, HEAVY_SLOTS, RUN_SLOTS, RUNS, run_slot  # noqa: F401  (app.py, tests)
 
@@ -63,54 +63,6 @@ REAL_EXAMPLES = {
 
 NUMERALS = "零一二三四五六七八九十百千"
 CJK_CHAR = "[\u3400-\u9fff\uf900-\ufaff]"  # the Chinese numerals the encoder-decoder was trained on
-
-# Static CSS (never user text): larger type for a projector at the back of a room.
-PRESENTATION_CSS = """<style>
-html { font-size: 18px; }
-/* The figure on the projector's first screen (issue 39): a smaller title and less space above it; the prompt and
-   its tokens large, as the figure is (figure_scale). */
-[data-testid="stMainBlockContainer"] { padding-top: 3.25rem; }
-/* The title stays above the section headings (h2), and a Chinese title's tops are not cut. */
-[data-testid="stMain"] h1 { font-size: 2rem; line-height: 1.35; padding-top: 0.25rem; }
-[data-testid="stMain"] [data-testid="stTextInput"] input { font-size: 1.35rem; }
-[data-testid="stMain"] [data-testid="stCaptionContainer"] code { font-size: 1.15rem; }
-/* The page's text, not the sidebar's: there the longer page names were cut off. */
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.15rem; }
-/* Side-by-side figures stack: each gets the full width, so its cells and labels grow with the larger fonts
-   instead of shrinking to fit half a screen. Rows of controls stay rows: stacked, they pushed the Explorer's
-   figure from 481 to 1,170 px on a 1366x768 projector, below the first screen (issue 39). */
-[data-testid="stHorizontalBlock"]:has(.js-plotly-plot) { flex-direction: column; }
-[data-testid="stHorizontalBlock"]:has(.js-plotly-plot) > [data-testid="stColumn"] {
-  width: 100% !important; flex: 1 1 100% !important; }
-</style>"""
-
-
-# Static CSS (never user text): a formula wider than a phone scrolls sideways instead of being cut off.
-BASE_CSS = """<style>
-.katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.2rem 0; }
-/* Less empty space above the page title (Streamlit's 6rem) and a smaller title: on a 1366x768
-   projector a page's first figure starts 60 px higher. */
-[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
-[data-testid="stMain"] h1 { font-size: 2.25rem; padding-top: 0.5rem; }
-/* A prompt box's character counter ("55/10000") sits at its right end: the typed text stops before it. */
-[data-testid="stMain"] [data-testid="stTextInput"] input { padding-right: 4.5rem; }
-/* On a phone the display formulas fit the width (KaTeX draws them at 1.21em). */
-@media (max-width: 500px) { .katex-display > .katex { font-size: 0.95em; } }
-/* On a phone a figure's title (one SVG line: Plotly never wraps it) is drawn smaller, so that it fits. */
-@media (max-width: 500px) { .js-plotly-plot .gtitle { font-size: 11px !important; } }
-/* On a phone the prompt box takes the whole width, its Examples and "What it knows" buttons go under it. */
-@media (max-width: 500px) {
-  [data-testid="stMain"] [data-testid="stHorizontalBlock"]:has(> [data-testid="stElementContainer"] input) {
-    flex-wrap: wrap; }
-  [data-testid="stMain"] [data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]:has(input) {
-    flex: 1 1 100%; width: 100%; } }
-/* A toggle's long label wraps instead of ending in "…" on a phone (the Explorer's neuron-view switch). */
-[data-testid="stMain"] [data-testid="stCheckbox"] label :is(p, div) {
-  white-space: normal; overflow: visible; text-overflow: clip; }
-/* A long page name wraps in the sidebar instead of being cut ("Translate (encoder-decoder"). */
-[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"] :is(span, p) {
-  white-space: normal; overflow: visible; text-overflow: clip; }
-</style>"""
 
 _gc_frozen = False
 
@@ -200,9 +152,9 @@ def sidebar() -> state.Settings:
         st.toggle(t("shell.present.label"), key="present", help=t("shell.present.help"))
         st.toggle(t("shell.tables.label"), key="tables", help=t("shell.tables.help"))
     settings = state.current()
-    st.html(BASE_CSS)
+    st.html(css.BASE_CSS)
     if settings.present:
-        st.html(PRESENTATION_CSS)
+        st.html(css.PRESENTATION_CSS)
     _fold_sidebar(settings.present)
     return settings
 
@@ -375,14 +327,6 @@ def plot(fig, key: str, matrix=None, rows: list[str] | None = None, cols: list[s
     where.table(table)
     if max(np.shape(matrix)) > TABLE_MAX:
         where.caption(t("shell.tables.cut", n=TABLE_MAX, rows=np.shape(matrix)[0], cols=np.shape(matrix)[1]))
-
-
-def code_span(text: str) -> str:
-    """Markdown inline code that shows text exactly (a fence longer than any backtick run in it)."""
-    run = max((len(r) for r in re.findall("`+", text)), default=0)
-    fence = "`" * (run + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def token_chips(tokens: list[str], caption: str | None = None) -> None:

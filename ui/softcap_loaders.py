@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import streamlit as st
 
-from models import softcap
+from models.inspection import softcap
 
 from .loaders import get_model, self_scores, trace
 

@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
-from . import classroom, guides, slots
-from .classroom import CLASS, NEW_LINK, shown_code
+from . import class_session, guides, slots
+from .class_session import CLASS, NEW_LINK, class_state, current, shown_code
 from .i18n import md, t
 
 REFRESH_S = 3
@@ -38,7 +38,7 @@ PROJECTOR_CSS = """<style>
 
 
 def _store():
-    return classroom._store()
+    return class_session._store()
 
 
 @st.cache_data(ttl=2, show_spinner=False, max_entries=200)
@@ -50,35 +50,35 @@ def _summary(url: str, class_id: int):
 def _bring(class_id: int, step: int) -> None:
     try:
         _store().set_current_step(class_id, step)
-    except classroom._unavailable():
-        st.session_state[classroom.NOTICE] = "classroom.down"
-    classroom._class_state.clear()  # this teacher's next read sees it at once
+    except class_session._unavailable():
+        st.session_state[class_session.NOTICE] = "classroom.down"
+    class_session._class_state.clear()  # this teacher's next read sees it at once
 
 
 def _reveal(class_id: int, step: int) -> None:
     try:
         _store().set_revealed(class_id, step, bool(st.session_state.get(f"ct_reveal_{step}")))
-    except classroom._unavailable():
-        st.session_state[classroom.NOTICE] = "classroom.down"
-    classroom._class_state.clear()
+    except class_session._unavailable():
+        st.session_state[class_session.NOTICE] = "classroom.down"
+    class_session._class_state.clear()
 
 
 def _close(class_id: int) -> None:
     try:
         _store().close_class(class_id)
-    except classroom._unavailable():
-        st.session_state[classroom.NOTICE] = "classroom.down"
+    except class_session._unavailable():
+        st.session_state[class_session.NOTICE] = "classroom.down"
         return
-    classroom.leave()
+    class_session.leave()
     st.session_state.pop("ct_closing", None)
-    st.session_state[classroom.NOTICE] = "classroom.closed"
+    st.session_state[class_session.NOTICE] = "classroom.closed"
 
 
 def _csv(class_id: int) -> str:
     """The CSV, generated only when the button is pressed (the store makes its text cells formula-safe)."""
     try:
         return _store().export_csv(class_id)
-    except classroom._unavailable():
+    except class_session._unavailable():
         return ""
 
 
@@ -117,7 +117,7 @@ def grouped(free: list[tuple[str, str]]) -> list[tuple[str, int, list[str]]]:
 
 def view(guide, lang: str) -> None:
     """The whole teacher's view, above the lesson list. `guide` may be None (its file was removed)."""
-    c = classroom.current()
+    c = class_session.current()
     title = guides.localized(guide.title, lang) if guide else c["guide_id"]
     with st.container(border=True):
         st.subheader(t("classroom.view_title", title=title))
@@ -126,14 +126,14 @@ def view(guide, lang: str) -> None:
         left, right = st.columns([1, 2])
         left.caption(t("classroom.code_big"))
         left.container(key="ct_code").markdown(f"# {shown_code(c['code'])}")  # the store's alphabet only
-        base = classroom.app_base()
+        base = class_session.app_base()
         right.caption(t("classroom.student_link"))
         right.code(f"{base}/guides?join={c['code']}", language=None)
         if not projector:
             _links_and_retention(c, base, lang)
         if guide is not None:  # the teacher's own screen follows the lesson too (the step bar then counts)
             st.button(t("classroom.walk"), key="ct_walk", type="primary", icon=":material/play_arrow:",
-                      on_click=classroom.go_to_class_step)  # fmt: skip
+                      on_click=go_to_class_step)  # fmt: skip
         _live(c, guide, lang, projector)
         if not projector:
             _download_and_close(c)
@@ -145,7 +145,7 @@ def _links_and_retention(c: dict, base: str, lang: str) -> None:
         st.warning(t("classroom.teacher_link"), icon=":material/key:")
         st.code(f"{base}/guides?teach={token}", language=None)
         st.button(t("classroom.saved_link"), key="ct_saved", on_click=st.session_state.pop, args=(NEW_LINK, None))
-    date, days = classroom.expiry_text(c, lang)
+    date, days = class_session.expiry_text(c, lang)
     st.caption(t("classroom.retention", date=date, days=days))
 
 
@@ -156,8 +156,8 @@ def _live(c: dict, guide, lang: str, projector: bool) -> None:
     try:
         summary = _store().summary(c["class_id"], stuck_after_s=STUCK_AFTER_S)
         state = _store().class_state(c["class_id"])
-    except classroom._unavailable():
-        classroom.down_notice()
+    except class_session._unavailable():
+        class_session.down_notice()
         return
     n_steps, students = c["n_steps"], summary.students
     here = state.current_step
@@ -304,9 +304,9 @@ def bar_line(c: dict, index: int) -> None:
     """The teacher's line in the step bar while walking the lesson: how many answered this step, and
     "bring everyone to this step"."""
     try:
-        summary = _summary(classroom._url(), c["class_id"])
-    except classroom._unavailable():
-        classroom.down_notice()
+        summary = _summary(class_session._url(), c["class_id"])
+    except class_session._unavailable():
+        class_session.down_notice()
         return
     stats = summary.steps.get(index)
     line, bring, back = st.columns([3, 2, 1], vertical_alignment="center")
@@ -333,3 +333,12 @@ def bar_line(c: dict, index: int) -> None:
         args=("_goto", "guides"),
         width="stretch",
     )
+
+
+def go_to_class_step() -> None:
+    c = current()
+    if c is None:
+        return
+    state = class_state()
+    step = state.current_step if state is not None and state.current_step is not None else 0
+    guides.go_to(c["guide_id"], min(max(0, step), c["n_steps"] - 1))

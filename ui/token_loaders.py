@@ -7,9 +7,10 @@ import re
 
 import streamlit as st
 
-from models import bpe_replay, data, token_stats
+from models import data
 from models.loading import shipped_tokenizer
-from models.pretrained import MissingPretrained, model_dir
+from models.published.pretrained import MissingPretrained, model_dir
+from models.teaching import bpe_replay, token_stats
 
 from .loaders import _remembered
 from .params import local_models, models_key

@@ -2,7 +2,8 @@
 beside the prompt box, a warning when the prompt falls apart into single letters or bytes, the token chips with a
 run of byte tokens shown as the one character it spells, and where the Generate page starts from the app's default.
 
-The counts come from the tokenizer itself (models/known_words.py), so they stay true if the models are retrained.
+The counts come from the tokenizer itself (models/teaching/known_words.py), so they stay true if the models are
+retrained.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ from __future__ import annotations
 import streamlit as st
 
 import models
-from models import known_words
+from models.teaching import known_words
 from models.tokenizer import BPETokenizer
 
 from . import params, state
-from .i18n import t
+from .i18n import code_span, t
 from .loaders import shipped_tokenizer
 
 MAX_WORDS = 3  # split words named in the warning
@@ -64,8 +65,6 @@ def split_warning(model_name: str, text: str) -> None:
         return
     if not found.mostly:
         return
-    from .shell import code_span  # shell imports this module
-
     words = [code_span(w) for w in found.words[:MAX_WORDS]]
     sep = "、" if state.lang() == "zh" else ", "
     shown = sep.join(words) + (" …" if len(found.words) > MAX_WORDS else "")

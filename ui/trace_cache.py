@@ -26,7 +26,7 @@ import numpy as np
 import streamlit as st
 import torch
 
-from models.lazy import LazyScores
+from models.core.lazy import LazyScores
 
 from .params import local_models
 
@@ -44,7 +44,7 @@ def nbytes(value: Any) -> int:
         return value.numel() * value.element_size()
     if isinstance(value, str | bytes):
         return len(value)
-    if hasattr(value, "held_bytes"):  # a long trace's per-layer parts (models/long_trace.py): what they can hold
+    if hasattr(value, "held_bytes"):  # a long trace's per-layer parts (models/core/long_trace.py): what they can hold
         return int(value.held_bytes)
     if isinstance(value, dict):  # dict.items: never fills a LazyScores (that would run the model again)
         return sum(nbytes(k) + nbytes(v) for k, v in dict.items(value))

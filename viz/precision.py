@@ -1,5 +1,5 @@
 """precision_gaps(): how far a model's attention weights move when its matmuls run in bfloat16 (issue 30), per layer,
-on a log axis beside bfloat16's machine epsilon. Numbers only (models/precision_gap.py measures them)."""
+on a log axis beside bfloat16's machine epsilon. Numbers only (models/inspection/precision_gap.py measures them)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""models.additive: Bahdanau's score by hand, the dot product's, and the FLOP counts from the shapes."""
+"""models.teaching.additive: Bahdanau's score by hand, the dot product's, and the FLOP counts from the shapes."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from models import additive
+from models.teaching import additive
 
 
 def test_additive_scores_equal_a_hand_computation():

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import models
-from models.attention import MultiHeadAttention, attention, reference_attention
+from models.core.attention import MultiHeadAttention, attention, reference_attention
 
 B, H, TQ, TK, DH = 2, 4, 7, 7, 8
 SCALES = [DH**-0.5, 1.0, 0.1, 3.0]

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from models import data, token_stats
-from models.bpe_replay import MAX_CHARS, merge_ranks, replay
+from models import data
 from models.loading import shipped_tokenizer
+from models.teaching import token_stats
+from models.teaching.bpe_replay import MAX_CHARS, merge_ranks, replay
 
 TEXTS = [
     "",

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import ModelConfig, analysis, catalog, scaling
+from models import ModelConfig, analysis
 from models.config import ACTIVATIONS, ARCHS, NORM_POSITIONS, NORMS, POSITIONALS
+from models.teaching import catalog, scaling
 from tests.models.test_config_and_analysis import component
 
 # The totals the notes quote (issue 7): computed within 2%. GPT-2 XL is quoted as ≈1.5B; the paper's

@@ -261,7 +261,7 @@ def test_qk_variance_scales_with_sigma_to_the_fourth():
 
 def test_both_sink_functions_use_one_rule_for_special_tokens():
     """attention_sinks and sink_shares agree on what a special token is, ours and real models' alike."""
-    from models.attention_stats import attention_sinks, is_special, sink_shares
+    from models.inspection.attention_stats import attention_sinks, is_special, sink_shares
 
     assert all(is_special(t) for t in ("[CLS]", "[SEP]", "<s>", "</s>", "<|endoftext|>"))
     assert not any(is_special(t) for t in (".", "␣,", "<", "[", "cat", "<>"))

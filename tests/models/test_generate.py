@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from models.sampling import choose, next_token_probs
+from models.core.sampling import choose, next_token_probs
 from models.tokenizer import EOS
 
 PROMPT = "the cat that the dogs"

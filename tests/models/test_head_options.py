@@ -13,9 +13,9 @@ import pytest
 import torch
 
 from models import ModelConfig, analysis
-from models.attention import causal
 from models.config import MOE_FIELDS, QUIET_DEFAULTS
-from models.transformer import Transformer
+from models.core.attention import causal
+from models.core.transformer import Transformer
 
 # a toy decoder with every new option: 4 heads of 12 on a 32-wide stream, q/k norm, RoPE on 4 of 12 dims
 ALL = dict(d_model=32, n_heads=4, head_dim=12, qk_norm=True, positional="rope", rotary_dim=4, parallel_residual=True)

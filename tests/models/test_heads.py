@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import models
-from models import heads, probes, qk_map
+from models.inspection import heads, probes, qk_map
 from tests.models.hf.tiny import build
 
 PROMPT = "the cats that the dog sees are happy . 小明 <b>"

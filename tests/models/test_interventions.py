@@ -11,7 +11,8 @@ import pytest
 import torch
 
 import models
-from models import analysis, interventions, probes
+from models import analysis
+from models.inspection import interventions, probes
 from tests.models.hf.tiny import build
 
 TEXT = "the cats that the dog sees are happy . alice met bob at the park . then alice gave bob a"

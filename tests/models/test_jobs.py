@@ -1,4 +1,4 @@
-"""The child-process machinery shared by the lab's variants and the post-training demo (models/jobs.py):
+"""The child-process machinery shared by the lab's variants and the post-training demo (models/training/jobs.py):
 tiny `python -c` children print JSON lines; the job follows them and ends done, failed (with the last
 stderr line, cut) or cancelled (child gone, its half-written files deleted), one child at a time."""
 
@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from models.jobs import ERROR_CHARS, ChildJobs, report
+from models.training.jobs import ERROR_CHARS, ChildJobs, report
 
 
 @dataclass
@@ -95,7 +95,7 @@ def test_report_writes_one_flushed_json_line(capsys):
 def test_a_training_child_makes_way_while_the_server_is_busy():
     """jobs.MakeWay, before each step: while the parent used CPU since the last step, wait so the steps take
     `share` of the time (1/3: twice the step's time); with an idle parent, no wait at all."""
-    from models.jobs import MakeWay
+    from models.training.jobs import MakeWay
 
     now, cpu, slept = [0.0], [0.0], []
 

@@ -1,9 +1,9 @@
-"""models.positional.learned_vs_sinusoidal (the Positional page's learned-table curves) and viz.signed_map."""
+"""models.core.positional.learned_vs_sinusoidal (the Positional page's learned-table curves) and viz.signed_map."""
 
 import numpy as np
 
 import viz
-from models.positional import learned_vs_sinusoidal, sinusoidal_table
+from models.core.positional import learned_vs_sinusoidal, sinusoidal_table
 
 
 def test_curves_start_at_one_and_the_sinusoidal_table_compares_equal_to_itself():

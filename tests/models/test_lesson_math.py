@@ -11,8 +11,7 @@ import torch
 
 import models
 from models import analysis
-from models.experiments import rank_sweep, shuffle_order, shuffle_test
-from models.positional import (
+from models.core.positional import (
     apply_rope,
     pair_frequencies,
     rope_rotate,
@@ -20,6 +19,7 @@ from models.positional import (
     shift_matrix,
     sinusoidal_table,
 )
+from models.inspection.experiments import rank_sweep, shuffle_order, shuffle_test
 
 
 def sharp_scores(n=64, d=8, sharp=6.0, seed=0, causal=True):
@@ -193,7 +193,7 @@ def test_nested_dot_products_have_variance_d_at_every_prefix():
 
 
 def test_attention_sides_count_other_masks_as_words_and_specials_apart():
-    from models.experiments import attention_sides
+    from models.inspection.experiments import attention_sides
     from models.tokenizer import CLS, MASK, SEP
 
     enc = models.load("encoder")
@@ -205,7 +205,7 @@ def test_attention_sides_count_other_masks_as_words_and_specials_apart():
 
 
 def test_recipe_shares_converge_to_15_and_80_10_10():
-    from models import mlm as mlm_mod
+    from models.training import mlm as mlm_mod
 
     shares = mlm_mod.recipe_shares(mlm_mod.recipe_counts(list(range(10, 40)), 2048, 10_000, seed=1))
     assert abs(shares["chosen"][-1] - 0.15) < 0.01
@@ -214,9 +214,9 @@ def test_recipe_shares_converge_to_15_and_80_10_10():
 
 
 def test_rope_pair_depends_only_on_the_offset():
-    """The RoPE section's numbers (models.positional.rope_pair): moving both positions on leaves q·k as it
+    """The RoPE section's numbers (models.core.positional.rope_pair): moving both positions on leaves q·k as it
     was, rotation keeps lengths, and every diagonal of the score grid is constant to float rounding."""
-    from models.positional import rope_pair
+    from models.core.positional import rope_pair
 
     rng = np.random.default_rng(3)
     q, k = rng.normal(size=32), rng.normal(size=32)
@@ -228,11 +228,11 @@ def test_rope_pair_depends_only_on_the_offset():
 
 
 def test_rope_example_is_one_fixed_pair_whose_rotation_keeps_norms():
-    """The Positional page's RoPE example (models.positional.rope_example): the same q and k for every slider
+    """The Positional page's RoPE example (models.core.positional.rope_example): the same q and k for every slider
     position, rotated without changing their length, and q·k after rotation depends only on n - m."""
     import numpy as np
 
-    from models.positional import rope_example
+    from models.core.positional import rope_example
 
     a, b = rope_example(3, 7), rope_example(20, 24)
     assert np.array_equal(a["q"], b["q"]) and np.array_equal(a["k"], b["k"]) and a["q"].shape == (32,)

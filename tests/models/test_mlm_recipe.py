@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from models import mlm
+from models.training import mlm
 
 VOCAB = 2048
 SPECIAL = range(5)

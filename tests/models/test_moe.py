@@ -9,11 +9,12 @@ import pytest
 import torch
 
 import models
-from models import ModelConfig, analysis, catalog, variants
-from models.blocks import FeedForward
+from models import ModelConfig, analysis, variants
+from models.core.blocks import FeedForward
+from models.core.moe import MoEFeedForward, balance_loss, gate_weights, load_fractions
 from models.loading import shipped_tokenizer
-from models.moe import MoEFeedForward, balance_loss, gate_weights, load_fractions
-from models.training import batch_loss
+from models.teaching import catalog
+from models.training.training import batch_loss
 
 
 def tiny(**kw) -> ModelConfig:
@@ -143,7 +144,7 @@ def test_a_tiny_moe_decoder_learns_and_its_aux_loss_stays_finite():
                       n_experts=4, experts_top_k=2)  # fmt: skip
     torch.manual_seed(0)
     data = variants.Data(cfg, tok, seed=0)
-    net = models.transformer.Transformer(cfg).train()
+    net = models.core.transformer.Transformer(cfg).train()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3)
     rng = random.Random(0)
     losses = []

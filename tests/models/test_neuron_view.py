@@ -1,4 +1,5 @@
-"""The neuron view (models/neuron_view.py): Σ q⊙k × scale is the score the model computed, for every query, key
+"""The neuron view (models/inspection/neuron_view.py): Σ q⊙k × scale is the score the model computed, for every query,
+key
 and head of the toy decoder (RoPE), the toy encoder (learned positions), the encoder-decoder's two
 self-attentions (sinusoidal) and a RoPE model with per-head q/k norm, partial rotary and GQA."""
 
@@ -9,8 +10,8 @@ import pytest
 import torch
 
 import models
-from models.neuron_view import allowed_keys, extra_term, neuron_view
-from models.positional import apply_rope
+from models.core.positional import apply_rope
+from models.inspection.neuron_view import allowed_keys, extra_term, neuron_view
 
 PROMPT = "the cats that the dog sees are happy ."
 

@@ -1,4 +1,5 @@
-"""models.norms: BatchNorm mixes the batch and its padding into a sentence, LayerNorm and RMSNorm do not; pre- vs
+"""models.teaching.norms: BatchNorm mixes the batch and its padding into a sentence, LayerNorm and RMSNorm do not;
+pre- vs
 post-norm gradients at initialisation as Xiong et al. 2020 (Theorem 1) predict: the last layer's gradient is
 about sqrt(L) times larger in post-norm."""
 
@@ -9,7 +10,7 @@ import pytest
 import torch
 
 import models
-from models import norms
+from models.teaching import norms
 
 PROMPT = "the cat sat on the mat ."
 

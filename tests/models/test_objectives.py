@@ -1,4 +1,4 @@
-"""Pretraining objectives (models/objectives.py, models/electra.py): T5's span statistics, RoBERTa's dynamic
+"""Pretraining objectives (models/training/objectives.py, models/electra.py): T5's span statistics, RoBERTa's dynamic
 masks, NSP/SOP negatives, loss-token counts, and the shipped ELECTRA discriminator against a trivial baseline."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import pytest
 import torch
 
 import models
-from models import data, electra, mlm, objectives
+from models import data, electra
 from models.tokenizer import MASK, SPECIALS
+from models.training import mlm, objectives
 
 DRAWS = 10_000
 

@@ -162,7 +162,7 @@ def test_relative_bias_by_offset_reads_the_bucket_of_each_offset():
     """The T5 section's curve: the table row of relative_bucket(offset), decoder side one-directional (offsets ≤ 0)."""
     import torch
 
-    from models.positional import relative_bias_by_offset, relative_bucket
+    from models.core.positional import relative_bias_by_offset, relative_bucket
 
     weight = np.random.default_rng(0).normal(size=(32, 4))
     for both in (True, False):

@@ -1,4 +1,4 @@
-"""Post-training (models/posttrain.py): DPO's loss against a hand computation, SFT's answer-only loss,
+"""Post-training (models/training/posttrain.py): DPO's loss against a hand computation, SFT's answer-only loss,
 held-out pairs disjoint from training ones, and short runs that move the held-out numbers as claimed."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 import torch
 
 import models
-from models import posttrain as P
 from models import posttrain_run
-from models.mlm import IGNORE
+from models.training import posttrain as P
+from models.training.mlm import IGNORE
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Heads forming during training in a real model (models/revisions.py): several revisions of one Hub repo laid out
+"""Heads forming during training in a real model (models/inspection/revisions.py): several revisions of one Hub repo
+laid out
 by hand as a Hugging Face cache (models--org--name/{blobs,refs,snapshots}), grouped by training step, checked for
 identical weights (EleutherAI/pythia issues #195, #205), and scored as the field guide scores them."""
 
@@ -13,8 +14,9 @@ import numpy as np
 import pytest
 
 import models
-from models import hub, revisions
-from models.checkpoints import Entry
+from models.inspection import revisions
+from models.published import hub
+from models.published.checkpoints import Entry
 
 from .hf.tiny import build
 

@@ -1,4 +1,5 @@
-"""Issue 41, item 13: the load-balancing loss the Explorer and the lab show (models/moe.py: n · Σ f_i · P_i, the f_i
+"""Issue 41, item 13: the load-balancing loss the Explorer and the lab show (models/core/moe.py: n · Σ f_i · P_i, the
+f_i
 summing to 1 over the T·k assignments) against transformers' `load_balancing_loss_func` (Mixtral's, which Granite
 MoE's configs train with): transformers' f_i count each token's k choices against the T tokens, so they sum to k
 and its loss is k × ours for one layer; over several layers it pools the tokens before the product."""
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from models import moe
+from models.core import moe
 
 pytest.importorskip("transformers")
 from transformers.models.mixtral.modeling_mixtral import load_balancing_loss_func

@@ -1,7 +1,7 @@
-"""Issue 41, item 1: the factor s on q·k and its reason, per family (models/score_scale.py). T5 has no scale and a
+"""Issue 41, item 1: the factor s on q·k and its reason, per family (models/core/score_scale.py). T5 has no scale and a
 relative bias; Granite's s is attention_multiplier (1/d_k for granite-3.1, not 1/√d_k); Gemma's is
 query_pre_attn_scalar^-½ and Gemma 2 soft-caps; every other model is Vaswani's 1/√d_k. The configs below are the
-published config.json fields each family mapping reads (models/families/)."""
+published config.json fields each family mapping reads (models/published/families/)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import math
 import pytest
 
 from models.config import ModelConfig
-from models.families import gemma_config, granite_moe_config, llama_config, t5_config
-from models.score_scale import query_pre_attn_scalar, scale_reason, score_form
+from models.core.score_scale import query_pre_attn_scalar, scale_reason, score_form
+from models.published.families import gemma_config, granite_moe_config, llama_config, t5_config
 
 T5_SMALL = {"model_type": "t5", "vocab_size": 32128, "d_model": 512, "d_kv": 64, "d_ff": 2048, "num_layers": 6,
             "num_heads": 8}  # fmt: skip

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from models import ModelConfig, snapshots, variants
+from models import ModelConfig, variants
 from models.loading import shipped_tokenizer
+from models.training import snapshots
 
 PROMPT = "alice met bob at the park . then alice gave bob a book ."
 

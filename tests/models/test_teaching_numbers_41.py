@@ -17,10 +17,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from models import precision
-from models.linear_attention import implied_attention, l2norm
-from models.positional import exact_offsets, relative_bucket
-from models.softcap import softcap
+from models.core import precision
+from models.core.linear_attention import implied_attention, l2norm
+from models.core.positional import exact_offsets, relative_bucket
+from models.inspection.softcap import softcap
 
 
 def _mixed(weight: torch.Tensor) -> nn.Linear:

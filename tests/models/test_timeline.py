@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from models import catalog, scaling
+from models.teaching import catalog, scaling
 
 # Hugging Face checkpoints' exact parameter counts (LLaMA as converted by Meta's script, Llama 2/3/3.1 as released).
 EXACT = {"LLaMA-7B": 6_738_415_616, "LLaMA-13B": 13_015_864_320, "LLaMA-33B": 32_528_943_616,

@@ -1,4 +1,4 @@
-"""run_ids' attentions write straight into the trace's [L, H, Tq, Tk] arrays (models/trace_fill.py, attention()'s
+"""run_ids' attentions write straight into the trace's [L, H, Tq, Tk] arrays (models/core/trace_fill.py, attention()'s
 into): the same numbers, bit for bit, as new tensors per layer, and gradients unchanged by the in-place steps."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 import torch
 
 import models
-from models.attention import attention, causal
-from models.hf_tokenizer import _cut
+from models.core.attention import attention, causal
+from models.published.hf_tokenizer import _cut
 
 
 def _out_of_place(q, k, v, mask, scale, bias, cap):

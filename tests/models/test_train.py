@@ -6,9 +6,10 @@ import shutil
 import torch
 
 import models
-from models import data, mlm, train, training
+from models import data, train
 from models.loading import WEIGHTS_DIR
 from models.tokenizer import CLS, MASK, SEP, SPECIALS, build_tokenizer, load_tokenizer
+from models.training import mlm, training
 
 
 def test_tokenizer_training_is_deterministic():

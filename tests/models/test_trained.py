@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import models
-from models import probes
+from models.inspection import probes
 
 
 @cache

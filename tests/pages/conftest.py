@@ -20,6 +20,6 @@ def long_env(long_models_dir, monkeypatch):
     """The app serves the tiny long model at its 2,048 positions (and the llama family's own cap lifted to them)."""
     monkeypatch.setenv("ATTENTION_LAB_MODELS", str(long_models_dir))
     monkeypatch.setenv("ATTENTION_LAB_MAX_TOKENS", str(MAX_TOKENS))
-    import models.families.llama as llama  # the family's own cap of 256, where it still has one
+    import models.published.families.llama as llama  # the family's own cap of 256, where it still has one
 
     monkeypatch.setattr(llama, "MAX_TOKENS", MAX_TOKENS, raising=False)

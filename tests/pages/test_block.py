@@ -1,4 +1,5 @@
-"""Norms & attention scores page: its numbers are models.norms' and models.additive's, the dot-product pattern is
+"""Norms & attention scores page: its numbers are models.teaching.norms' and models.teaching.additive's, the
+dot-product pattern is
 the model's own, it works in Chinese, on other models and on hostile prompts."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 import models
-from models import additive, norms
+from models.teaching import additive, norms
 from tests.models.hf.tiny import build
 
 from .apptest import HOSTILE_PROMPTS, array, check_hostile, open_app, titled

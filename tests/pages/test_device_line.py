@@ -77,7 +77,7 @@ CARD = "NVIDIA H100 80GB HBM3"
 def test_the_gpu_line_names_the_card(monkeypatch, code, want):
     """Where a GPU runs the models (faked here: this machine has none), the line names it, and auto's reason is the
     GPU, not this CPU's bfloat16."""
-    from models import device
+    from models.core import device
     from ui import device_ui
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)

@@ -11,7 +11,7 @@ import pytest
 
 import models
 import viz
-from models import replacements
+from models.teaching import replacements
 from tests.models.hf.tiny_encoders import build_encoder
 
 from .apptest import array, figures, markdown_text, open_app, titled

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from lessons.translate_prefill import PREFILL_TOKENS, REAL_SOURCE, REPLACEMENT, prefill
-from models import replacements
+from models.teaching import replacements
 from tests.models.hf.tiny_encoders import build_encoder
 from tests.models.hf.tiny_spiece import build_albert_spiece
 from tests.models.hf.tiny_t5 import build_t5

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import models
-from models import data, experiments
+from models import data
+from models.inspection import experiments
 from tests.pages.apptest import open_app, table
 from ui import goal_checks, guides
 from ui import loaders as L

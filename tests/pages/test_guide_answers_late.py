@@ -8,7 +8,8 @@ import numpy as np
 import torch
 
 import models
-from models import analysis, catalog, scaling
+from models import analysis
+from models.teaching import catalog, scaling
 from tests.pages.test_guide_answers import (
     assert_choice,
     assert_number,
@@ -118,7 +119,7 @@ def test_09_no_head_keeps_half_of_its_output_on_cls():
 
 
 def test_10_the_unnamed_head_is_closest_to_previous_token():
-    from models.heads import ROLE_THRESHOLDS, ROLES
+    from models.inspection.heads import ROLE_THRESHOLDS, ROLES
     from ui.head_loaders import head_roles
 
     scores = head_roles("decoder", "trained")
@@ -150,7 +151,7 @@ def test_10_the_colour_goal_and_every_second_sentence_row_is_induction():
 
 
 def test_11_rmsnorm_keeps_the_mean_and_the_additive_parameters():
-    from models.blocks import RMSNorm
+    from models.core.blocks import RMSNorm
 
     x = torch.randn(5, 64, generator=torch.Generator().manual_seed(0)) + 3.0
     rms, ln = RMSNorm(64), torch.nn.LayerNorm(64)
@@ -159,7 +160,7 @@ def test_11_rmsnorm_keeps_the_mean_and_the_additive_parameters():
         assert torch.allclose(rms(x).mean(-1), (x / scale).mean(-1), atol=1e-5)  # the mean, only rescaled
         assert ln(x).mean(-1).abs().max() < 1e-5  # LayerNorm moves it to 0
     assert_choice("11", 1, choice_index("11", 1, "RMSNorm"))
-    from models import additive
+    from models.teaching import additive
     from ui.block_loaders import score_patterns
 
     s = step("11", 3)
@@ -194,7 +195,7 @@ def test_12_bytes_and_who_pays_more():
 
 
 def test_13_dynamic_masks_cover_more_and_t5_reads_fewer():
-    from models import objectives
+    from models.training import objectives
 
     enc = L.get_model("encoder")
     tok, cfg = enc.tokenizer, enc.config

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import models
-from models import heads
+from models.inspection import heads
 from tests.models.hf.tiny import build
 from ui import params
 from ui.i18n import STRINGS

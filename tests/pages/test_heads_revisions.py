@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import models
-from models import revisions
+from models.inspection import revisions
 from tests.models.hf.tiny import build
 from tests.models.test_revisions import lay_out
 from ui import params

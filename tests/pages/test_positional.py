@@ -4,7 +4,7 @@ depends on the offset only, and without positions a bidirectional model only per
 import numpy as np
 import pytest
 
-from models.positional import shift_matrix, sinusoidal_table
+from models.core.positional import shift_matrix, sinusoidal_table
 from tests.pages.apptest import array, markdown_text, open_app, set_prompt, titled
 
 

@@ -8,8 +8,8 @@ import pytest
 
 import models
 from lessons.posttrain_results import MAX_CHARS
-from models import posttrain as P
 from models import posttrain_run
+from models.training import posttrain as P
 from tests.pages.apptest import array, figures, open_app
 
 SHORT = {"sft_steps": 4, "dpo_steps": 4}  # a real (short) run: the page only reads what the entry holds

@@ -9,8 +9,8 @@ import pytest
 import torch
 
 import models
-from models import posttrain as P
 from models import posttrain_run
+from models.training import posttrain as P
 from tests.pages.apptest import array, figures, open_app
 
 

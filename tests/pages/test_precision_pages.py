@@ -1,4 +1,5 @@
-"""Every page with a published model running bfloat16 matmuls (issue 30, models/precision.py): it draws or says why,
+"""Every page with a published model running bfloat16 matmuls (issue 30, models/core/precision.py): it draws or says
+why,
 with no traceback, and the sidebar says which precision runs. Folder names of their own: the model cache is keyed by
 name, and the other page tests load their models float32 (tests/conftest.py)."""
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import models
-from models import precision, precision_gap
+from models.core import precision
+from models.inspection import precision_gap
 from tests.models.hf.tiny import build
 from ui import loaders, params, precision_keys, trace_cache
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from models import pretrained
+from models.published import pretrained
 from tests.pages.apptest import open_app
 from ui import loaders, shell
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from models.transformer import Transformer
+from models.core.transformer import Transformer
 from tests.long_prompts import ENGLISH, NAME
 from tests.pages.apptest import figures, open_app
 from ui import long_runs, trace_cache

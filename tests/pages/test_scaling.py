@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from models import catalog, scaling
+from models.teaching import catalog, scaling
 from tests.pages.apptest import array, markdown_text, open_app, table, titled
 
 

@@ -2,7 +2,7 @@
 is silent; the bars are the catalog's tokens per parameter; the corrections and the budget readout are computed."""
 
 import viz
-from models import catalog, scaling
+from models.teaching import catalog, scaling
 from tests.pages.apptest import array, markdown_text, open_app, titled
 
 
@@ -70,8 +70,9 @@ def test_chinese():
 
 
 def test_the_gpt1_note_says_it_runs_here():
-    """GPT-1's note names the Hub id the loader reads (models.families has its model_type) and both ways to add it."""
-    from models import families
+    """GPT-1's note names the Hub id the loader reads (models.published.families has its model_type) and both ways to
+    add it."""
+    from models.published import families
 
     assert "openai-gpt" in families.FAMILIES  # openai-community/openai-gpt's config.json model_type
     for lang, add in (("en", "“Add a model…”"), ("zh", "“添加模型……”")):

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import models
-from models.positional import relative_bucket
+from models.core.positional import relative_bucket
 from tests.models.hf.tiny_t5 import build_t5
 from tests.pages.apptest import array, figures, markdown_text, open_app, titled
 from ui import params

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from models import catalog
 from models.loading import load, shipped_tokenizer
-from models.token_stats import non_word_tokens
+from models.teaching import catalog
+from models.teaching.token_stats import non_word_tokens
 from ui.i18n import STRINGS
 from ui.strings import TABLES
 
@@ -256,14 +256,14 @@ def test_row7_and_row10_sources_in_the_tables():
 
 
 def test_rows_8_10_11_12_the_docstrings_say_it_too():
-    moe = (ROOT / "models" / "moe.py").read_text()
+    moe = (ROOT / "models" / "core" / "moe.py").read_text()
     assert "The Mixtral paper describes no auxiliary loss" in moe and "0.02" in moe
     assert "Mixtral trains with the same loss" not in moe
-    assert "as in InstructGPT" not in (ROOT / "models" / "posttrain.py").read_text()
-    assert "unrounded" not in (ROOT / "models" / "scaling.py").read_text()
-    norms = (ROOT / "models" / "norms.py").read_text()
+    assert "as in InstructGPT" not in (ROOT / "models" / "training" / "posttrain.py").read_text()
+    assert "unrounded" not in (ROOT / "models" / "teaching" / "scaling.py").read_text()
+    norms = (ROOT / "models" / "teaching" / "norms.py").read_text()
     assert "as the original Transformer" not in norms and "Vaswani et al. 2017 do not state theirs" in norms
-    assert '"no-op" head (Clark et al. 2019' not in (ROOT / "models" / "heads.py").read_text()
+    assert '"no-op" head (Clark et al. 2019' not in (ROOT / "models" / "inspection" / "heads.py").read_text()
 
 
 def test_row12_the_guide_gives_clark_only_the_sep_reading():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import models
-from models import moe
+from models.core import moe
 from tests.models.hf.tiny import build
 from tests.models.hf.tiny_gemma import build_gemma
 from tests.models.hf.tiny_granite import build_granite
@@ -180,11 +180,11 @@ def test_items_2_9_10_16_the_readme_and_the_docstrings():
     assert "#83, #198" in readme and "mistralai/Mixtral-8x7B-v0.1" in readme
     assert "partial rotary 0.5," not in readme and "phi-2 0.4" in readme
     assert "1007M counts" in readme and "`tie_word_embeddings` is true" in readme and "752M" in readme
-    for path in ("models/fetch.py", "models/hub.py", "models/revisions.py"):
+    for path in ("models/fetch.py", "models/published/hub.py", "models/inspection/revisions.py"):
         text = (ROOT / path).read_text()
         assert "a tag (Pythia" not in text and "tag such as Pythia" not in text and "as tags" not in text, path
-    assert "#83 and #198" in (ROOT / "models" / "revisions.py").read_text()
-    assert "k × this value" in (ROOT / "models" / "moe.py").read_text()
+    assert "#83 and #198" in (ROOT / "models" / "inspection" / "revisions.py").read_text()
+    assert "k × this value" in (ROOT / "models" / "core" / "moe.py").read_text()
 
 
 # ---------------------------------------------------------------- on the pages

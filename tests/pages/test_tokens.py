@@ -7,8 +7,8 @@ import html
 
 import pytest
 
-from models import bpe_replay, token_stats
 from models.loading import shipped_tokenizer
+from models.teaching import bpe_replay, token_stats
 from tests.models.hf.tiny import build
 
 from .apptest import array, figures, markdown_text, open_app

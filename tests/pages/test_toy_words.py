@@ -8,9 +8,9 @@ import re
 import pytest
 
 import models
-from models import known_words
 from models.lexicon import COMMON_EN
 from models.loading import shipped_tokenizer
+from models.teaching import known_words
 from tests.pages.apptest import heatmaps, open_app, set_prompt
 from ui import shell
 from ui.i18n import STRINGS

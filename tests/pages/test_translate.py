@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import models
-from models.experiments import target_probabilities
+from models.inspection.experiments import target_probabilities
 from tests.pages.apptest import array, markdown_text, open_app, titled
 
 

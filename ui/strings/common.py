@@ -8,7 +8,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.arch.decoder": {"en": "Decoder-only", "zh": "仅解码器"},
     "common.arch.encoder-decoder": {"en": "Encoder-decoder", "zh": "编码器-解码器"},
     "common.params": {"en": "parameters", "zh": "参数量"},
-    # the factor s on q·k and why it is that number (models/score_scale.py, issue 41)
+    # the factor s on q·k and why it is that number (models/core/score_scale.py, issue 41)
     "common.scale": {"en": "scale s = {s} ({why})", "zh": "缩放因子 s = {s}（{why}）"},
     "common.scale.default": {"en": "1/√{d}", "zh": "1/√{d}"},
     "common.scale.t5": {

@@ -35,7 +35,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Loading {name} ({weights}): reading the pretrained weights into memory, a few seconds the first time…",
         "zh": "正在加载 {name}（{weights}）：把预训练权重读入内存，首次需要几秒钟……",
     },
-    # issue 30: which precision a published model's matmuls run in (models/precision.py, ui/precision_ui.py)
+    # issue 30: which precision a published model's matmuls run in (models/core/precision.py, ui/precision_ui.py)
     "model.precision.label": {"en": "Precision", "zh": "精度"},
     "model.precision.help": {
         "en": "auto runs a published model's matmuls in bfloat16 on a GPU and where the CPU has native bfloat16 "
@@ -72,7 +72,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "random-init weights are built in float32",
         "zh": "随机初始化的权重以 float32 构建",
     },
-    # issue 30 §2: which device runs a published model (models/device.py, ui/device_ui.py)
+    # issue 30 §2: which device runs a published model (models/core/device.py, ui/device_ui.py)
     "model.device.gpu": {
         "en": "Device: **{dtype}** on the GPU ({name}).",
         "zh": "设备：**{dtype}**，在显卡（GPU，{name}）上运行。",

@@ -9,7 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from models.linear_attention import causal_conv, chunk_gated_delta_rule, gated_delta_rule, l2norm
+from models.core.linear_attention import causal_conv, chunk_gated_delta_rule, gated_delta_rule, l2norm
 
 
 def inputs(t: int, dtype=torch.float64, seed: int = 0, h: int = 3, dk: int = 8, dv: int = 5):

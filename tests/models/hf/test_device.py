@@ -1,4 +1,4 @@
-"""Which device runs a published model (issue 30 §2, models/device.py), on the CPU: $ATTENTION_LAB_DEVICE's values,
+"""Which device runs a published model (issue 30 §2, models/core/device.py), on the CPU: $ATTENTION_LAB_DEVICE's values,
 a bad value's message, `cuda` without CUDA falling back to the CPU with a notice, the GPU's default size limit from
 given numbers, and a tiny published folder on device="cpu" tracing exactly as the default load (bit for bit).
 The GPU itself: tests/models/hf/test_device_gpu.py (marked gpu, skipped without CUDA)."""
@@ -10,8 +10,9 @@ import pytest
 import torch
 
 import models
-from models import checkpoints, device
+from models.core import device
 from models.errors import WeightsError
+from models.published import checkpoints
 
 from .tiny import build
 
@@ -135,7 +136,7 @@ def test_device_cpu_traces_bit_for_bit_as_the_default_load(monkeypatch, no_cuda,
 
 def test_the_precision_follows_the_device(monkeypatch, no_cuda, qwen3):
     """auto is bfloat16 where a GPU runs the model, whatever this CPU has; a model on the CPU keeps the CPU's rule."""
-    from models import precision
+    from models.core import precision
 
     monkeypatch.setattr(precision, "native_bf16", lambda: False)
     assert precision.resolve("auto", gpu=True) == torch.bfloat16

@@ -65,7 +65,7 @@ def test_generation_runs_on_the_gpu(pair):
 
 
 def test_a_long_trace_recomputes_its_layers_on_the_gpu(pair, monkeypatch):
-    from models import long_trace
+    from models.core import long_trace
 
     cpu, gpu = pair
     monkeypatch.setattr(long_trace, "LAZY_ATTENTION_BYTES", 0)  # every trace is long: layers recomputed when read

@@ -155,7 +155,7 @@ def test_bert_mlm_predicts_through_its_head_and_roberta_positions_are_offset(fol
 
 
 def test_folder_is_described_without_loading(folders):
-    from models.checkpoints import describe, scan
+    from models.published.checkpoints import describe, scan
 
     e = describe(folders["qwen2-biases"][1])
     assert (e.family, e.arch, e.error) == ("Qwen2", "decoder", None)
@@ -171,7 +171,7 @@ def test_folder_is_described_without_loading(folders):
     [("qwen3-head-dim", "Qwen3"), ("qwen3-mqa-tied", "Qwen3"), ("pythia-parallel", "GPT-NeoX (Pythia)")],
 )
 def test_new_families_are_described_and_configured(folders, name, family):
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     hf, folder = folders[name]
     e = describe(folder)
@@ -186,7 +186,7 @@ def test_new_families_are_described_and_configured(folders, name, family):
 
 
 def test_too_large_is_listed_with_both_numbers(folders, monkeypatch):
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     monkeypatch.setenv("ATTENTION_LAB_MAX_PARAMS", "1000")
     e = describe(folders["gpt2"][1])

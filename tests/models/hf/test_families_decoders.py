@@ -75,7 +75,7 @@ def test_greedy_generation_with_kv_cache_matches_transformers_step_by_step(folde
 @pytest.mark.parametrize("name", list(CASES))
 def test_described_counted_and_configured(folders, name):
     from models.analysis import parameter_counts
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     hf, folder = folders[name]
     e = describe(folder)
@@ -104,8 +104,8 @@ def test_smollm3_nope_layers_really_drop_rope(folders):
 
 def test_olmo2_qk_map_and_keys_use_the_whole_projection_norm(folders):
     """qk_map.head_qk and experiments.head_keys recompute q and k as the model does (norm over all heads first)."""
-    from models.experiments import head_keys
-    from models.qk_map import head_qk
+    from models.inspection.experiments import head_keys
+    from models.inspection.qk_map import head_qk
 
     live = models.load(str(folders["olmo2"][1]))
     tr = live.run_ids(list(range(200, 212)))
@@ -185,7 +185,7 @@ def test_new_config_fields_are_quiet_validated_and_round_trip():
 
 def test_post_sub_and_shared_norm_build_and_count_without_a_checkpoint():
     from models.analysis import parameter_counts
-    from models.transformer import Transformer
+    from models.core.transformer import Transformer
 
     for cfg in (
         ModelConfig(norm_position="post_sub", norm="rmsnorm", positional="rope", qk_norm=True, qk_norm_scope="all",

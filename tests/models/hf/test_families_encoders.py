@@ -65,7 +65,7 @@ def test_attention_logits_and_hidden_states_match_transformers(folders, name):
 @pytest.mark.parametrize("name", list(CASES))
 def test_parameter_counts_and_description(folders, name):
     from models.analysis import parameter_counts
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     hf, folder = folders[name]
     live = models.load(str(folder))
@@ -93,8 +93,8 @@ def test_albert_base_has_its_published_size():
     """albert-base-v2's config: 12 layers of one 768-wide block on 128-wide embeddings, 11.2M parameters with the
     MLM head (11.7M quoted for AlbertModel counts its pooler instead), module and arithmetic alike."""
     from models.analysis import parameter_counts
-    from models.families.encoders import albert_config
-    from models.transformer import Transformer
+    from models.core.transformer import Transformer
+    from models.published.families.encoders import albert_config
 
     c = {"model_type": "albert", "architectures": ["AlbertForMaskedLM"], "vocab_size": 30000, "embedding_size": 128,
          "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12, "intermediate_size": 3072,
@@ -162,7 +162,7 @@ SENTENCES = ["The cat sat on the [MASK].", "Héllo, WORLD!! naïve Café déjà-
 
 def _vocab_folder(folder, lower: bool):
     """vocab.txt (the shipped WordPiece vocabulary, line = id) and tokenizer_config.json, no tokenizer.json."""
-    from models.pretrained import model_dir
+    from models.published.pretrained import model_dir
 
     folder.mkdir(parents=True, exist_ok=True)
     vocab = json.loads((model_dir() / "tokenizer.json").read_text())["model"]["vocab"]
@@ -175,7 +175,7 @@ def test_wordpiece_from_vocab_txt_matches_bert_tokenizer(tmp_path, lower):
     import transformers as tf
     from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegacy
 
-    from models.wordpiece_vocab import wordpiece_from_vocab
+    from models.published.wordpiece_vocab import wordpiece_from_vocab
 
     _vocab_folder(tmp_path, lower)
     ours = wordpiece_from_vocab(tmp_path)

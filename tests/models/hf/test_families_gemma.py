@@ -151,7 +151,7 @@ def test_greedy_generation_with_kv_cache_matches_transformers_step_by_step(folde
 @pytest.mark.parametrize("name", list(CASES))
 def test_described_configured_and_counted(folders, name):
     from models.analysis import parameter_counts
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     hf, folder = folders[name]
     kind = CASES[name][0]
@@ -169,7 +169,7 @@ def test_described_configured_and_counted(folders, name):
 
 
 def test_unsupported_settings_are_refused_with_a_reason(folders):
-    from models.families import FAMILIES, UnsupportedModel, gemma_config
+    from models.published.families import FAMILIES, UnsupportedModel, gemma_config
 
     c = json.loads((folders["gemma3-5to1"][1] / "config.json").read_text())
     linear = {**c["rope_parameters"], "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6}}

@@ -39,7 +39,7 @@ def test_granite_matches_transformers_with_its_router(folders, name):
     theirs = torch.softmax(logits, -1).numpy()
     np.testing.assert_allclose(live.run_ids(ids).router["decoder"], theirs, atol=1e-4, rtol=0)
     # Granite's gates are softmax over the top-k logits: the renormalised top-k of the softmax (1 at k = 1)
-    from models import moe
+    from models.core import moe
 
     chosen, gates = moe.route(theirs, k, renormalize=True)
     top_logits, top_i = logits.topk(k, dim=-1)
@@ -57,7 +57,7 @@ def test_granite_generation_with_the_kv_cache_matches_step_by_step(folders, name
 @pytest.mark.parametrize("name", list(CASES))
 def test_granite_parameter_count_and_description(folders, name):
     from models.analysis import parameter_counts
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     hf, folder, _ = folders[name]
     live = models.load(folder)
@@ -71,7 +71,7 @@ def test_granite_config_mapping_of_a_published_layout():
     """A granite-3.1-1b-a400m-like config.json (top-level rope_theta, as older files have it): the multipliers map
     onto ModelConfig; a multiplier of 1 is left at its quiet default, but attention_multiplier 1 is a scale of 1."""
     from models.config import ModelConfig
-    from models.families import granite_moe_config
+    from models.published.families import granite_moe_config
 
     c = dict(model_type="granitemoe", vocab_size=49155, hidden_size=1024, intermediate_size=512, num_hidden_layers=24,
              num_attention_heads=16, num_key_value_heads=8, num_local_experts=32, num_experts_per_tok=8,

@@ -42,7 +42,7 @@ def test_mixtral_matches_transformers_with_its_router(tmp_path, k):
     theirs = torch.stack([torch.softmax(r.float(), -1) for r in out.router_logits]).numpy()  # [L, T, n]
     np.testing.assert_allclose(live.run_ids(ids).router["decoder"], theirs, atol=1e-4, rtol=0)
     # the gates the pages show: renormalised at k = 1 too (a gate of 1)
-    from models import moe
+    from models.core import moe
 
     _, gates = moe.route(theirs, k, renormalize=True)
     np.testing.assert_allclose(gates.sum(-1), 1.0, atol=1e-6)
@@ -56,7 +56,7 @@ def test_mixtral_generation_with_the_kv_cache_matches_step_by_step(tmp_path):
 
 def test_mixtral_parameter_count_matches_the_module(tmp_path):
     from models.analysis import parameter_counts
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     hf = build_mixtral(tmp_path / "mixtral", 2)
     live = models.load(tmp_path / "mixtral")

@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import models
-from models.linear_attention import gated_delta_rule, implied_attention
+from models.core.linear_attention import gated_delta_rule, implied_attention
 
 from .test_families import check_generation
 from .tiny_qwen35 import EXTRA, build_qwen35
@@ -153,7 +153,7 @@ def test_greedy_generation_with_the_recurrent_state_matches_transformers_step_by
 @pytest.mark.parametrize("name", list(CASES))
 def test_described_configured_and_counted(folders, name):
     from models.analysis import parameter_counts
-    from models.checkpoints import describe
+    from models.published.checkpoints import describe
 
     hf, folder = folders[name]
     e = describe(folder)
@@ -190,7 +190,7 @@ def test_older_config_layout_reads_the_same(tmp_path, folders):
 
 def test_unsupported_settings_are_refused_and_new_fields_are_quiet(folders):
     from models.config import ModelConfig
-    from models.families import UnsupportedModel, qwen35_config
+    from models.published.families import UnsupportedModel, qwen35_config
 
     c = json.loads((folders["qwen35-published"][1] / "config.json").read_text())
     t = c["text_config"]

@@ -15,9 +15,9 @@ import torch
 
 import models
 from models.analysis import parameter_counts
-from models.checkpoints import describe
-from models.families import UnsupportedModel, t5_config
-from models.positional import relative_bucket
+from models.core.positional import relative_bucket
+from models.published.checkpoints import describe
+from models.published.families import UnsupportedModel, t5_config
 
 from .tiny_t5 import EOS, PAD, build_t5, config_json
 

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import models
-from models import hub
+from models.published import hub
 from tests.hub_server import HubServer
 
 from .tiny import build

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import models
-from models import hub
+from models.published import hub
 from tests.hub_server import HubServer
 
 from .test_hub import fetch, home  # noqa: F401  (the fixture: an empty HF_HOME)

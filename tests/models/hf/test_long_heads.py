@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models import long_trace
+from models.core import long_trace
 
 from .test_long_trace import CASES, TEXT, attention, eager_fused, loaded  # noqa: F401 (loaded: a fixture)
 

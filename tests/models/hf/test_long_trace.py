@@ -1,4 +1,4 @@
-"""Long traces (models/long_trace.py, issue 30 §3): past LAZY_ATTENTION_BYTES a trace keeps the residual stream and
+"""Long traces (models/core/long_trace.py, issue 30 §3): past LAZY_ATTENTION_BYTES a trace keeps the residual stream and
 computes a layer's attention and scores when read. With the budget monkeypatched to 0 a short prompt goes lazy, and
 every layer must read as the eager trace's (same model, same prompt): the eager forward's attention and the lazy
 forward's fused attention (SDPA) round differently, so later layers agree to ~1e-7, not bit for bit. Then a real
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import models
-from models import long_trace
-from models.families.common import DEFAULT_MAX_TOKENS
+from models.core import long_trace
+from models.published.families.common import DEFAULT_MAX_TOKENS
 from ui.trace_cache import nbytes
 
 from .tiny import build
@@ -25,7 +25,7 @@ from .tiny_gemma import build_gemma
 from .tiny_qwen35 import build_qwen35
 from .tiny_t5 import build_t5
 
-attention = importlib.import_module("models.attention")  # the module (models.attention is its function)
+attention = importlib.import_module("models.core.attention")  # the module (models.attention is its function)
 pytest.importorskip("transformers")
 warnings.filterwarnings("ignore", message=".*token_id.*")
 CASES = {

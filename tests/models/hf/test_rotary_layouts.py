@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import models
-from models import families
-from models.families import common, llama, neox
-from models.positional import apply_rope, rope_inv_freq
+from models.core.positional import apply_rope, rope_inv_freq
+from models.published import families
+from models.published.families import common, llama, neox
 
 from .test_families import check_forward
 from .tiny import QUARTER_ROTARY, build, published_layout
@@ -131,8 +131,8 @@ def test_qwen3_without_head_dim_in_its_file_gets_transformers_default(built):
 def test_qk_map_and_keys_are_what_the_attention_compared(built, kind):
     """qk_map.head_qk and experiments.head_keys recompute q and k from the residual stream: with Qwen3's q/k
     norm and Pythia's partial RoPE applied as in the forward, q·k · scale is the traced score."""
-    from models.experiments import head_keys
-    from models.qk_map import head_qk
+    from models.inspection.experiments import head_keys
+    from models.inspection.qk_map import head_qk
 
     live = models.load(str(built[kind][1]))
     tr = live.run_ids(list(range(150, 170)), scores=True)

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 import models
-from models.spiece_tokenizer import SpieceTokenizer
+from models.published.spiece_tokenizer import SpieceTokenizer
 
 from .tiny_spiece import EXTRA_IDS, build_albert_spiece, build_t5_spiece, tokenizer_config, train_spiece
 

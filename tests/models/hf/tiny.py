@@ -57,7 +57,7 @@ def byte_bpe_tokenizer(folder: Path, bos: bool) -> None:
 
 
 def wordpiece_tokenizer(folder: Path) -> None:
-    from models.pretrained import model_dir
+    from models.published.pretrained import model_dir
 
     shutil.copy(model_dir() / "tokenizer.json", folder / "tokenizer.json")
 

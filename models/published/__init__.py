@@ -1,0 +1,1 @@
+"""Published models: reading checkpoints (families/), the Hub client, their tokenizers. Builds on core/."""
