@@ -73,9 +73,13 @@ N ?= 3
 replicas: setup  ## serve N replicas (default 3) behind HAProxy on http://localhost:8500
 	$(PY) deploy/replicas.py --replicas $(N) --port 8500
 
+# The suite runs on TEST_WORKERS pytest-xdist workers (default 2: one a core; the browser tests time out more
+# often with more), each test file on one worker (--dist loadfile keeps a file's server and browser
+# fixtures together). `make test TEST_WORKERS=0` runs it in one process, as before.
+TEST_WORKERS ?= 2
 test: setup browser  ## lint, then every test (model, figure, page and real-browser tests)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -36,6 +36,7 @@ early.empty()
 guides.apply_pending()  # a guided lesson's step, before any widget is drawn
 classroom.read_link()  # ?teach= / ?join=: taken out of the address bar before the URL is restored
 ignored = url.restore_once(params.PARAMS, params.ALIASES)  # first: a link's model picks the run's lane
+state.carry_values()  # every parameter's value, before any widget draws it (a page change, a fragment's app rerun)
 with shell.run_slot(early):  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS, HEAVY)
     shell.sidebar()  # language and model first: a class switches models on every page
     home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)
@@ -44,7 +45,6 @@ with shell.run_slot(early):  # one of a few script runs at once per process (ui/
         for lesson in LESSONS
     }
     page = st.navigation([home, *lessons.values()], position="hidden")  # listed by ui/nav.py, in groups
-    state.carry_across_pages(page.url_path)  # the shared controls' values, before the new page draws them
     nav.draw(st.sidebar, home, lessons, page.url_path)
     goto = guides.pending_page()  # a guided lesson's Back / Next: its state is applied in the next run
     if goto in lessons:

@@ -19,8 +19,10 @@ from models.tokenizer import BPETokenizer
 
 torch.set_num_threads(1)
 # Variants trained by the tests (and by the app servers the browser tests start) go to a throwaway
-# directory, never the user's cache.
-os.environ.setdefault("ATTENTION_LAB_CACHE", tempfile.mkdtemp(prefix="attention-lab-test-"))
+# directory, never the user's cache: one per pytest-xdist worker (`make test` runs several), since a worker inherits
+# the controller's environment and two workers' lab tests must not see each other's variants.
+if os.environ.get("PYTEST_XDIST_WORKER") or "ATTENTION_LAB_CACHE" not in os.environ:
+    os.environ["ATTENTION_LAB_CACHE"] = tempfile.mkdtemp(prefix="attention-lab-test-")
 # AppTest runs one session's scripts back to back, as a client firing reruns would: no per-session
 # share in the tests (ui/slots.py); tests/test_abuse.py turns it on for the server it starts.
 os.environ.setdefault("ATTENTION_LAB_SESSION_SHARE", "0")

@@ -71,17 +71,20 @@ def _reassert(names) -> list[str]:
     return kept
 
 
-def carry_across_pages(page: str) -> None:
-    """In a run that opens another page, before its widgets are drawn: the shared controls keep their values.
+def carry_values() -> None:
+    """At the start of every full run, before any widget is drawn: every parameter's value is set again as the
+    session's own, which is what a widget drawn next takes, whatever happened to its widget state since.
 
-    Streamlit names a widget by its key *and the page that draws it*, so the Explorer's Layer pills and the Masks
-    page's are two widgets under one key. After a page change the new page's widget registered with no value of its
-    own, the Explorer's value still under the key in session state: `layer` read 0 before the widget and None after
-    it, and 9 pages failed on `layer + 1` (issue 39). A value set through session state (as here) is what a widget
-    drawn next takes, whichever page draws it."""
-    if st.session_state.get("_page") != page:
-        _reassert(PARAMS)
-        st.session_state["_page"] = page
+    Two ways lost a widget's value, both with its value still readable in session state: Streamlit names a widget by
+    its key *and the page that draws it*, so after a page change the Explorer's Layer pills and the Masks page's were
+    two widgets under one key, and the new page's registered with no value of its own (`layer` read 0 before the
+    widget and None after it: 9 pages failed on `layer + 1`, issue 39). And a full rerun asked from a fragment
+    (`st.rerun(scope="app")`, the download panel's Cancel) while the fragment's own timer had a rerun queued took
+    that request's widget states: the sidebar's Weights control, outside the fragment, was registered without its
+    value and read None (`state.current()`: AttributeError on None.partition; the flaky "Cancel ends a slow
+    download" test, issue 41). A value set through session state is kept by the widget in both cases. ~100 keys:
+    well under a millisecond."""
+    _reassert(PARAMS)
 
 
 def keep_values() -> None:

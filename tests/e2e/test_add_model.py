@@ -84,7 +84,8 @@ def test_add_a_model_by_name_shows_progress_then_the_explorer_draws_it(browser, 
         shot(page, f"add-model-progress-{lang}")
         expect(bar).to_have_count(0, timeout=60_000)  # done: the bar goes, the model is selected and drawn
         link = re.escape(repo).replace("/", "(%2F|/)")
-        expect(page).to_have_url(re.compile(rf"model={link}(&|$)"), timeout=30_000)  # the link names it
+        # the link names it: written when the run that selects and first draws the new model ends
+        expect(page).to_have_url(re.compile(rf"model={link}(&|$)"), timeout=FIRST_DRAW_MS)
         picker = side.get_by_role("combobox", name={"en": "Model", "zh": "模型"}[lang])
         label = re.compile(rf"^{re.escape(repo)} · \d+K · {TEXT[lang]['family']}$")  # listed with family and size
         expect(picker).to_have_value(label, timeout=FIRST_DRAW_MS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.conftest import new_page
+from tests.e2e.conftest import shared_page
 from ui.pages import LESSONS
 
 WIDTH, HEIGHT = 1366, 768
@@ -57,7 +57,7 @@ def first_figure_top(page: Page, path: str) -> float:
 @pytest.mark.parametrize("lesson", PAGES)
 def test_first_figure_within_a_projector_screen(browser, app_url: str, lesson: str, lang: str) -> None:
     path = f"/{lesson}" + ("?lang=zh" if lang == "zh" else "")
-    with new_page(browser, app_url, WIDTH, HEIGHT) as page:
+    with shared_page(browser, app_url, WIDTH, HEIGHT) as page:
         top = first_figure_top(page, path)
     print(f"{lesson} {lang}: first figure at {top:.0f} px")  # -s shows the numbers
     assert top <= MAX_TOP_PX, f"{path}: the first figure starts at {top:.0f} px (> {MAX_TOP_PX}) at {WIDTH}x{HEIGHT}"
@@ -72,7 +72,7 @@ PRESENT_1080 = PAGES
 @pytest.mark.parametrize(("lesson", "size", "most"), [*((p, (1366, 768), 600) for p in PRESENT_PAGES),
                                                       *((p, (1920, 1080), 900) for p in PRESENT_1080)])  # fmt: skip
 def test_presentation_mode_keeps_the_first_figure_on_the_first_screen(browser, app_url, lesson, size, most) -> None:
-    with new_page(browser, app_url, *size) as page:
+    with shared_page(browser, app_url, *size, kind="present") as page:
         top = first_figure_top(page, f"/{lesson}?present=1")
         right = page.get_by_test_id("stSidebar").evaluate("e => e.getBoundingClientRect().right")
     print(f"{lesson} presentation {size}: first figure at {top:.0f} px")
