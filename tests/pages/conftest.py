@@ -23,3 +23,10 @@ def long_env(long_models_dir, monkeypatch):
     import models.published.families.llama as llama  # the family's own cap of 256, where it still has one
 
     monkeypatch.setattr(llama, "MAX_TOKENS", MAX_TOKENS, raising=False)
+
+
+@pytest.fixture()
+def local(folder, monkeypatch):
+    """The app lists the test module's `folder` of tiny published models (each module builds its own)."""
+    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(folder))
+    return folder

@@ -27,12 +27,6 @@ def folder(tmp_path_factory):
     return root
 
 
-@pytest.fixture
-def local(folder, monkeypatch):
-    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(folder))
-    return folder
-
-
 def _layer_table(at) -> dict[str, list]:
     for i in range(len(at.table)):
         t = table(at, i)

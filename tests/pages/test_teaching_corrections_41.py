@@ -199,12 +199,6 @@ def folder(tmp_path_factory):
     return root
 
 
-@pytest.fixture
-def local(folder, monkeypatch):
-    monkeypatch.setenv("ATTENTION_LAB_MODELS", str(folder))
-    return folder
-
-
 def _captions(at) -> str:
     return "\n".join(c.value for c in at.caption)
 
