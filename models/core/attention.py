@@ -8,6 +8,8 @@ against SDPA.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -16,6 +18,11 @@ from ..config import ModelConfig
 from . import precision
 from .norm_layers import make_norm
 from .positional import apply_rope, rope_inv_freq
+
+# Activation patching (models/inspection/patch_hooks.py): while set, tap(module, name, tensor) -> tensor reads or
+# replaces an attention's q, k, v (per head, after norm and RoPE), "pattern" and "z" (each head's output before W_O).
+# A context variable, not module state or a hook on the module: one model is shared by every session and thread.
+TAP: ContextVar = ContextVar("attention_tap", default=None)
 
 # ---------------------------------------------------------------- masks (True = may attend)
 
@@ -95,6 +102,7 @@ def attention(
     softcap: float | None = None,
     into: tuple[torch.Tensor | None, torch.Tensor] | None = None,
     output: bool = True,
+    on_weights=None,
 ) -> tuple[torch.Tensor | None, torch.Tensor, torch.Tensor]:
     """softmax(q·kᵀ · scale + bias + mask) · v, returning (output, weights, scores).
 
@@ -109,6 +117,7 @@ def attention(
     into: (scores or None, weights) of shape (B, H, Tq, Tk) to write into instead of new tensors (no gradient):
     LiveModel.run_ids fills its trace's [L, ...] arrays layer by layer instead of stacking copies of them.
     output=False: the output is None (a long trace recomputing one layer's weights: weights·v is a third of the work).
+    on_weights: weights -> the weights used for the output (activation patching's "pattern"; TAP).
     """
     group = q.shape[1] // k.shape[1]
     if group > 1:  # GQA / MQA: repeat each K/V head for its group of query heads
@@ -125,6 +134,8 @@ def attention(
     weights = torch.softmax(scores, dim=-1, out=w_out)  # (B, H, Tq, Tk), rows sum to 1
     if mask is not None and not bool(mask.any(-1).all()):  # a fully masked row: softmax(-inf...) is NaN
         weights = torch.nan_to_num(weights, nan=0.0) if w_out is None else weights.nan_to_num_(nan=0.0)
+    if on_weights is not None:
+        weights = on_weights(weights)
     return (weights @ v if output else None), weights, scores  # (B, H, Tq, dh)
 
 
@@ -216,6 +227,9 @@ class MultiHeadAttention(nn.Module):
         k = self._split(self.project_k(source), self.n_kv_heads)  # (B, Hkv, Tk_new, dh)
         v = self._split(self.v(source), self.n_kv_heads)
         q, k = self.prepare_qk(q, k, positions)
+        tap = TAP.get()
+        if tap is not None:  # activation patching: read or replace them
+            q, k, v = tap(self, "q", q), tap(self, "k", k), tap(self, "v", v)
         if past is not None:  # KV cache: keys/values of earlier positions are reused, not recomputed
             k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
         if head is not None and not need_output and ablate is None:  # one head's pattern (long_trace.Recompute)
@@ -224,11 +238,12 @@ class MultiHeadAttention(nn.Module):
             _, weights, scores = attention(q[:, head : head + 1], k[:, kv : kv + 1], v[:, kv : kv + 1], mask, scale,
                                            bias if one is None else one, self.softcap, output=False)  # fmt: skip
             return None, weights, scores, (k, v)
-        if not need_weights and ablate is None and self.softcap is None:
+        if not need_weights and ablate is None and self.softcap is None and tap is None:
             out, weights, scores = fused_attention(q, k, v, mask, scale, bias), None, None
         else:
             output = need_output or ablate is not None
-            out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap, into, output)
+            pattern = None if tap is None else (lambda w: tap(self, "pattern", w))
+            out, weights, scores = attention(q, k, v, mask, scale, bias, self.softcap, into, output, pattern)
             if out is None:
                 return None, weights, scores, (k, v)
             if ablate is not None:
@@ -239,6 +254,8 @@ class MultiHeadAttention(nn.Module):
         out = out.transpose(1, 2).reshape(b, t, self.n_heads * self.d_head)  # (B, Tq, d)
         if self.gate is not None:  # Qwen3.5: attn · sigmoid(gate), gated per head and dimension
             out = out * torch.sigmoid(self.gate(x))
+        if tap is not None:  # z: (B, Tq, H, dh), what W_O reads (Qwen3.5: gated)
+            out = tap(self, "z", out.view(b, t, self.n_heads, self.d_head)).reshape(b, t, -1)
         return self.o(out), weights, scores, (k, v)
 
 

@@ -26,6 +26,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ..config import ModelConfig
+from .attention import TAP
 from .norm_layers import RMSNORM_EPS, RMSNorm
 
 L2_EPS = 1e-6  # inside the root of q, k's L2 norm: x·rsqrt(Σx² + eps), as transformers' (and FLA's) l2norm
@@ -40,6 +41,8 @@ def causal_conv(x: torch.Tensor, weight: torch.Tensor, before: torch.Tensor | No
     (B, K − 1 + T, C) copy is made: the zero terms it skips change no sum."""
     t, k = x.shape[1], weight.shape[1]
     w = weight.t().contiguous()  # (K, C): each tap's weights contiguous, as the channels are
+    if before is None and x.requires_grad:  # autograd (attribution patching) cannot go through out=: real zeros
+        before = x.new_zeros(x.shape[0], k - 1, x.shape[2])
     if before is not None:
         full = torch.cat([before, x], dim=1)
         out = full[:, :t] * w[0]
@@ -204,6 +207,8 @@ class GatedDeltaNet(nn.Module):
             o = o.clone()
             o[:, head] = 0.0
         o = self.norm(o.transpose(1, 2)) * F.silu(self.z(x).reshape(bsz, t, self.hv, self.dv))  # (B, T, Hv, dv)
+        if (tap := TAP.get()) is not None:  # activation patching: each value head's output before out_proj
+            o = tap(self, "z", o)
         return self.o(o.reshape(bsz, t, -1)), DeltaRecord(q, k, v, g, beta), (conv_state, state)
 
 
