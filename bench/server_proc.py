@@ -12,15 +12,18 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
 
 
-def start_server(port: int, cache: str, log, threads: int | None, models: str = "") -> tuple[subprocess.Popen, dict]:
-    env = dict(os.environ, ATTENTION_LAB_CACHE=cache, ATTENTION_LAB_MODELS=models)
+def start_server(
+    port: int, cache: str, log, threads: int | None, models: str = "", root: Path = ROOT, extra_env: dict | None = None
+) -> tuple[subprocess.Popen, dict]:
+    """The app of the checkout `root` (another one: a before/after bench, bench/rerun_cpu.py --before)."""
+    env = dict(os.environ, ATTENTION_LAB_CACHE=cache, ATTENTION_LAB_MODELS=models, **(extra_env or {}))
     env.setdefault("MALLOC_ARENA_MAX", "2")  # as `make run` and the Dockerfile start the app
     if threads:
         env |= {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     cmd = [PYTHON, "-m", "streamlit", "run", "app.py",
            "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
            "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     return proc, env
 
 

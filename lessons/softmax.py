@@ -7,7 +7,7 @@ import streamlit as st
 import viz
 from lessons.softmax_sections import dot_vs_cosine, live_model
 from models import analysis
-from ui import charts, shell, state
+from ui import body, charts, shell, state
 from ui.i18n import t
 from ui.params import DKS, LOG2_SCALE, SIGMAS
 from viz import Series
@@ -105,6 +105,7 @@ def variance() -> tuple[float, int]:
 
 
 # ---------------------------------------------------------------- one row under a scale
+@body.page_part  # its slider reruns this section alone (issue 40)
 def one_row(sigma: float, d_k: int) -> None:
     """One row of scores under a scale the student picks: its softmax, entropy, peak and Jacobian."""
     st.header(t("softmax.row_title"))

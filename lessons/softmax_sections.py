@@ -6,15 +6,16 @@ import streamlit as st
 
 import viz
 from models import analysis
-from ui import charts, controls, score_scale, shell, state
+from ui import body, charts, controls, score_scale, shell, state
 from ui.i18n import t, viz_labels
-from ui.loaders import scaled_run
+from ui.loaders import mean_entropies, scaled_run
 from ui.params import LIVE_FACTORS
 from ui.state import Settings
 from viz import Arrow, Series
 
 
 # ---------------------------------------------------------------- the live model
+@body.page_part  # its factor and head pickers rerun this section alone (issue 40)
 def live_model(settings: Settings, fig_scale: float) -> None:
     """The shipped model with its attention scale times a factor: one head, every head's entropy, the next token."""
     st.header(t("softmax.live_title"))
@@ -71,9 +72,7 @@ def live_model(settings: Settings, fig_scale: float) -> None:
         ),
         key="sm_entropy",
     )
-    means = [
-        float(scaled_run(settings.model, settings.weights, text, f * cfg.scale)["entropy"].mean()) for f in LIVE_FACTORS
-    ]
+    means = mean_entropies(settings.model, settings.weights, text, tuple(f * cfg.scale for f in LIVE_FACTORS))
     charts.plot(
         st,
         viz.lines(

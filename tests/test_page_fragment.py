@@ -140,3 +140,35 @@ def test_an_empty_prompt_on_the_explorer_keeps_its_controls_and_the_url(port):
         assert query["view"] == ["grid"] and query["layer"] == ["2"] and query["prompt"] == [PROMPT]
 
     aio.run(go())
+
+
+def test_a_sections_own_slider_reruns_that_section_alone(port):
+    """Issue 40: the Masks page's prefix slider redraws the prefix section (its two figures), not the page's
+    twelve; the Softmax page's scale slider and live factor their own sections. The URL still follows."""
+
+    async def go():
+        s = Session(port, "masks", query=f"prompt={urllib.parse.quote(PROMPT)}&layer=2")
+        _, errors = await s.open()
+        assert not errors and {"m_prefix", "a_prefix", "m_causal", "d_causal"} <= set(s.charts)
+        others = {k: v for k, v in s.charts.items() if not k.endswith("prefix")}
+        prefix = WidgetState(id=s.widgets["prefix"][1].id)
+        prefix.double_array_value.data.append(5)
+        _, errors = await s.rerun((prefix,))
+        assert not errors and s.drawn == ["prefix"]  # no other control, no other section
+        allowed = json.loads(s.charts["m_prefix"])["data"]
+        assert allowed and {k: v for k, v in s.charts.items() if not k.endswith("prefix")} == others
+        query = urllib.parse.parse_qs(s.query)
+        assert query["prefix"] == ["5"] and query["layer"] == ["2"] and query["prompt"] == [PROMPT]
+
+        s = Session(port, "softmax")
+        _, errors = await s.open()
+        assert not errors
+        for key, own in (("sm_log2s", {"sm_row", "sm_curves"}), ("live_c", {"sm_live_heatmap", "sm_entropy"})):
+            before = dict(s.charts)
+            _, errors = await s.rerun((s.move(key),))
+            assert not errors and key in s.drawn and not {"sigma", "dk", "prompt"} & set(s.drawn)
+            changed = {k for k in s.charts if s.charts[k] != before.get(k)}
+            assert changed and changed <= own | {"sm_entropy_curve", "sm_next"}, changed
+            assert f"{key}=" in s.query
+
+    aio.run(go())

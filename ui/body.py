@@ -7,6 +7,7 @@ prompt changes, so an Enter there re-sends 12 elements, not 37 (docs/perf.md, is
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -63,15 +64,22 @@ def _draw(page: st.Page, lesson: bool) -> None:
 
 
 def _run_page(page: st.Page) -> None:
-    """The page; should it ever fail, a deployment (client.showErrorDetails "none" or "type": deploy/streamlit.toml,
-    deploy/replicas.py) shows a student one sentence in the page's language, never the server's file paths, and
-    logs the whole error. Development and tests ("full", Streamlit's default) see the traceback as before."""
-    try:
+    with failure_shown(page.url_path):
         page.run()
+
+
+@contextlib.contextmanager
+def failure_shown(where: str):
+    """Should the page (or a part of it) ever fail, a deployment (client.showErrorDetails "none" or "type":
+    deploy/streamlit.toml, deploy/replicas.py) shows a student one sentence in the page's language, never the server's
+    file paths, and logs the whole error. Development and tests ("full", Streamlit's default) see the traceback as
+    before. A page part (a fragment) catches its own: Streamlit would draw a fragment's error itself."""
+    try:
+        yield
     except Exception:
         if st.get_option("client.showErrorDetails") in ("full", "stacktrace", True):
             raise
-        _LOG.exception("page %s failed", page.url_path)
+        _LOG.exception("page %s failed", where)
         st.error(t("shell.page_failed"), icon=":material/error:")
 
 
@@ -84,14 +92,16 @@ def page_part(func):
     @functools.wraps(func)
     def part(*args, **kwargs):
         if getattr(_RUNNING, "active", False):
-            return func(*args, **kwargs)
+            with failure_shown(func.__qualname__):
+                return func(*args, **kwargs)
         names = st.session_state.get("_url_names_last", [])
         shell.track(*names)
         # The new prompt goes to the URL first: the browser re-renders the whole page for a new URL, and does so
         # while this part runs on the server, not after its figure arrives (docs/perf.md). The end of the run
         # writes it again only if something else changed.
         shell.sync_url(names)
-        func(*args, **kwargs)
+        with failure_shown(func.__qualname__):
+            func(*args, **kwargs)
         shell.finish_run()  # a part that stops early calls it itself (shell.stop)
 
     fragment_part = fragment(part)

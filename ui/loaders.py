@@ -218,6 +218,13 @@ def scaled_run(name: str, weights: str, text: str, attn_scale: float, top: int =
     return out
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def mean_entropies(name: str, weights: str, text: str, attn_scales: tuple[float, ...]) -> list[float]:
+    """Every head's mean attention entropy, averaged, at each scale: one cache entry for the Softmax page's
+    curve instead of a lookup (and a copy of [L, H, T, T] weights) per scale on every rerun (issue 40)."""
+    return [float(scaled_run(name, weights, text, s)["entropy"].mean()) for s in attn_scales]
+
+
 @st.cache_data(show_spinner=False)
 def learned_positions(name: str = "encoder", weights: str = "trained") -> np.ndarray:
     """The learned position-embedding table [max_len, d_model] of a model that has one (encoder, MiniLM)."""

@@ -121,12 +121,17 @@ class ByteLRU:
 
 
 TRACES = ByteLRU(int(TRACE_CACHE_MB * 2**20))
+# ATTENTION_LAB_TOY_TRACE_CACHE_MB: the same for the shipped toy models' traces (default 48 MB: a few hundred
+# short prompts, a dozen of 256 tokens). They were in st.cache_data, which hashes the arguments and unpickles a
+# copy on every hit and pickles every new trace: a twelfth of the Masks page's rerun (bench/rerun_cpu.py, issue 40).
+TOY_TRACE_CACHE_MB = float(os.environ.get("ATTENTION_LAB_TOY_TRACE_CACHE_MB", "48"))
+TOY_TRACES = ByteLRU(int(TOY_TRACE_CACHE_MB * 2**20))
 
 
 def cached(max_entries: int) -> Callable[[Callable], Callable]:
-    """For a loader whose first argument is a model name: st.cache_data(max_entries) for the shipped toy
-    models (unchanged), TRACES for a published one, keyed by its folder too (another folder may reuse
-    a name) and by every argument, defaults applied."""
+    """For a loader whose first argument is a model name: TOY_TRACES for the shipped toy models (keyed by the call
+    as written; st.cache_data(max_entries) for arguments that cannot be hashed), TRACES for a published one, keyed
+    by its folder too (another folder may reuse a name) and by every argument, defaults applied."""
 
     def decorate(fn: Callable) -> Callable:
         toy = st.cache_data(show_spinner=False, max_entries=max_entries)(fn)
@@ -146,7 +151,12 @@ def cached(max_entries: int) -> Callable[[Callable], Callable]:
         def call(name: str, *args, **kwargs):
             at = key(name, *args, **kwargs)
             if at is None:
-                return toy(name, *args, **kwargs)
+                toy_key = (fn.__qualname__, name, args, tuple(sorted(kwargs.items())))
+                try:
+                    hash(toy_key)
+                except TypeError:
+                    return toy(name, *args, **kwargs)
+                return TOY_TRACES.get(toy_key, lambda: fn(name, *args, **kwargs))
             return TRACES.get(at, lambda: fn(name, *args, **kwargs))
 
         call.clear, call.key = toy.clear, key

@@ -17,9 +17,11 @@ from __future__ import annotations
 import functools
 import re
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-from _plotly_utils.utils import convert_to_base64
+from _plotly_utils.basevalidators import is_homogeneous_array
+from _plotly_utils.utils import to_typed_array_spec
 
 _AXIS = {"x": re.compile(r"xaxis\d*$"), "y": re.compile(r"yaxis\d*$")}
 
@@ -90,11 +92,10 @@ class Spec:
 
         Containers are copied (the spec is left as it was); strings, numbers and arrays are shared.
         """
-        res = {"data": _containers(self.data), "layout": _containers(self.layout)}
+        res = {"data": _encoded(self.data), "layout": _encoded(self.layout)}
         template = _default_template(str(pio.templates.default))
         if res["layout"].get("template") is None and template is not None:
-            res["layout"]["template"] = _containers(template)
-        convert_to_base64(res)  # replaces arrays in place: in the copied containers, not in the spec
+            res["layout"]["template"] = _containers(template)  # a template's arrays are base64 already
         return res
 
     def figure(self) -> Spec:
@@ -115,6 +116,32 @@ def _containers(x):
     if isinstance(x, (list, tuple)):
         return [_containers(v) for v in x]
     return x
+
+
+# Plotly's convert_to_base64 leaves these keys' values as they are (_plotly_utils.utils.is_skipped_key).
+_SKIPPED = frozenset({"geojson", "layer", "layers", "range"})
+_PLAIN = (str, int, float, bool, dict, list, tuple, type(None))
+
+
+def _encoded(x):
+    """_containers(x) with Plotly's convert_to_base64 applied, in one walk: what Plotly does, without its per-value
+    checks for pandas and narwhals types on every string and number (a fifth of a page's rerun; issue 40). As
+    there: a dict's array values become typed-array specs; arrays inside lists, and skipped keys, stay as they are."""
+    if isinstance(x, dict):
+        return {
+            k: _containers(v) if k in _SKIPPED else to_typed_array_spec(v) if _homogeneous(v) else _encoded(v)
+            for k, v in x.items()
+        }
+    if isinstance(x, (list, tuple)):
+        return [_encoded(v) for v in x]
+    return x
+
+
+def _homogeneous(v) -> bool:
+    """Plotly's is_homogeneous_array, answered at once for an ndarray and for plain Python values."""
+    if isinstance(v, np.ndarray):
+        return True
+    return not isinstance(v, _PLAIN) and is_homogeneous_array(v)
 
 
 @functools.lru_cache(maxsize=4)

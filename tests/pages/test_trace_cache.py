@@ -123,3 +123,17 @@ def test_caching_a_trace_does_not_run_the_model_again_for_its_lazy_scores():
     assert not lazy.scores.filled  # not run again by caching
     assert cache.total == nbytes(full)  # counted at the size it will have
     np.testing.assert_allclose(lazy.scores["decoder.self"], full.scores["decoder.self"], rtol=1e-5, atol=1e-5)
+
+
+def test_a_toy_models_trace_is_shared_not_copied():
+    """Issue 40: a toy model's trace is kept once (TOY_TRACES) and every hit returns it, read-only, instead of
+    st.cache_data's unpickled copy; a published model's traces stay in TRACES alone."""
+    from ui import loaders
+
+    trace_cache.TOY_TRACES.clear()
+    trace_cache.TRACES.clear()
+    first = loaders.trace("decoder", "trained", "the cats sit .")
+    again = loaders.trace("decoder", "trained", "the cats sit .")
+    assert again is first and not first.attention["decoder.self"].flags.writeable
+    assert loaders.trace("decoder", "trained", "the dogs sit .") is not first
+    assert 0 < trace_cache.TOY_TRACES.total <= trace_cache.TOY_TRACES.cap_bytes and trace_cache.TRACES.order() == []
