@@ -121,10 +121,11 @@ class ByteLRU:
 
 
 TRACES = ByteLRU(int(TRACE_CACHE_MB * 2**20))
-# ATTENTION_LAB_TOY_TRACE_CACHE_MB: the same for the shipped toy models' traces (default 48 MB: a few hundred
-# short prompts, a dozen of 256 tokens). They were in st.cache_data, which hashes the arguments and unpickles a
-# copy on every hit and pickles every new trace: a twelfth of the Masks page's rerun (bench/rerun_cpu.py, issue 40).
-TOY_TRACE_CACHE_MB = float(os.environ.get("ATTENTION_LAB_TOY_TRACE_CACHE_MB", "48"))
+# ATTENTION_LAB_TOY_TRACE_CACHE_MB: the same for the shipped toy models' traces (default 16 MB: about 250 short
+# prompts' traces, six of 256 tokens; st.cache_data held 64 per loader, about as many bytes). They were in
+# st.cache_data, which hashes the arguments and unpickles a copy on every hit and pickles every new trace: a
+# twelfth of the Masks page's rerun (bench/rerun_cpu.py, issue 40).
+TOY_TRACE_CACHE_MB = float(os.environ.get("ATTENTION_LAB_TOY_TRACE_CACHE_MB", "16"))
 TOY_TRACES = ByteLRU(int(TOY_TRACE_CACHE_MB * 2**20))
 
 
