@@ -268,6 +268,14 @@ def lab_trained(args: dict, state: Mapping[str, object]) -> Outcome:
     return Outcome(False, _t("guides.goal.lab_untrained", side=side_name))
 
 
+def head_recovers(args: dict, state: Mapping[str, object]) -> Outcome:
+    """The "What a head causes" page: the head picked under **Open a head on the Explorer** recovers at least `min`
+    of the answer on the page's two prompts (ui/patch_goal.py)."""
+    from .patch_goal import picked_share
+
+    return Outcome(*picked_share(args["min"], state))
+
+
 def _md(text: object) -> str:
     from .i18n import md
 
@@ -338,6 +346,7 @@ CHECKS: dict[str, Check] = {
         {"query": (_token, REQUIRED), "key": (_token, REQUIRED), "min": (_number(0, 1), REQUIRED)}, attention_at
     ),
     "lab_trained": Check({"side": (_one_of(*SIDES), REQUIRED)}, lab_trained),
+    "head_recovers": Check({"min": (_number(-2, 2), REQUIRED)}, head_recovers),
 }
 _AFTER = {
     "head_role": _role_min,

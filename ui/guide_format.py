@@ -31,7 +31,8 @@ A step can also ask something that is checked or recorded (each part optional; h
 
     [steps.goal]                                         # bring the app into a state, checked live
     check = "head_role"                                  # head_role, prompt_changes_position, rank_below_n,
-    args = { role = "previous_token", min = 0.5 }        #   param_is, prompt_tokens, attention_at, lab_trained
+    args = { role = "previous_token", min = 0.5 }        #   param_is, prompt_tokens, attention_at, lab_trained,
+                                                         #   head_recovers
     task = { en = "…", zh = "…" }
     done = { en = "…", zh = "…" }                        # optional, shown once reached
 

@@ -40,6 +40,7 @@ LESSONS = [
     Lesson("similarity", "lessons/similarity.py", ":material/join_inner:", prompt=False, section="architectures"),
     Lesson("heads", "lessons/heads.py", ":material/diversity_3:", section="inside"),
     Lesson("lens", "lessons/lens.py", ":material/layers:", section="inside"),
+    Lesson("patch", "lessons/patch.py", ":material/healing:", prompt=False, section="inside"),
     Lesson("lab", "lessons/lab.py", ":material/science:", section="training"),
     Lesson("posttrain", "lessons/posttrain.py", ":material/thumbs_up_down:", prompt=False, section="training"),
     Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False, section="training"),

@@ -356,6 +356,19 @@ PARAMS |= {
     "ko_mode": Param("zero", choice("zero", "uniform")),
     "tok_step": Param(1_000_000, int_in(0, 1_000_000)),  # BPE replay step (clamped to the prompt's last step)
 }
+# what a head causes (lessons/patch.py): the template, the two prompts and the two words (None: the template's or the
+# proposed ones), the by-position map's layer (layer 2: the toy decoder's induction heads), the batch of eight shown
+PATCH_TEMPLATES = ("repeat", "names_en", "names_zh")  # ui/patch_pairs.TEMPLATES
+PARAMS |= {
+    "pt_template": Param("repeat", choice(*PATCH_TEMPLATES)),
+    "pt_clean": Param(None, **TEXT),
+    "pt_corrupt": Param(None, **TEXT),
+    "pt_answer": Param(None, **text(MAX_WORD_CHARS)),
+    "pt_wrong": Param(None, **text(MAX_WORD_CHARS)),
+    "pt_layer": one_based(1),
+    "pt_batch": Param(False, **BOOL),
+    "pt_head": Param(None, int_in(0, MAX_LAYERS_OR_HEADS**2 - 1)),  # the head picked to open: layer × n_heads + head
+}
 # pretraining objectives (lessons/objectives.py)
 PARAMS |= {"obj_seed": Param(1, int_in(0, 9999))}
 # the Explorer's neuron view (lessons/explorer_neuron.py): shown or not, its query and key (-1: the last token,

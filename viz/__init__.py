@@ -51,6 +51,7 @@ from viz.palette import (
     font_size,
     head_color,
 )
+from viz.patching import estimate_scatter, head_names, interval_bars, signed_cells, token_cells
 from viz.roles import ROLE_COLORS, qk_scatter, role_grid, role_table
 from viz.scaling import scaling_contours
 from viz.softcap import softcap_curve
@@ -89,15 +90,18 @@ __all__ = [
     "check_attention",
     "clamp_region",
     "escape",
+    "estimate_scatter",
     "expert_load",
     "font_size",
     "forming_scores",
     "head_color",
+    "head_names",
     "head_rows",
     "head_view",
     "heads_grid",
     "heatmap",
     "histograms",
+    "interval_bars",
     "is_long",
     "kv_cache",
     "lens_table",
@@ -113,8 +117,10 @@ __all__ = [
     "router_choices",
     "scaling_contours",
     "short_count",
+    "signed_cells",
     "signed_map",
     "softcap_curve",
+    "token_cells",
     "token_strip",
     "value_heatmap",
     "zoom_heatmap",

@@ -145,6 +145,7 @@ HOSTILE = '<img src=x onerror="window.__pwned=1;alert(1)"><script>window.__pwned
 HOSTILE_PAGES = [
     ("explorer", "prompt"), ("masks", "word"), ("mlm", "prompt"), ("generate", "prompt"), ("lab", "prompt"),
     ("softmax", "prompt"), ("translate", "source"), ("translate", "typed"), ("similarity", "sentences"),
+    ("patch", "pt_clean"), ("patch", "pt_corrupt"), ("patch", "pt_answer"),
 ]  # fmt: skip
 
 

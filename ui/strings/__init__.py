@@ -28,6 +28,7 @@ from . import (
     nav,
     objectives,
     part,
+    patch,
     positional,
     posttrain,
     posttrain_margins,
@@ -48,6 +49,6 @@ from . import (
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
     for module in (attn, block, classroom, common, ctl, explorer, explorer_linear, explorer_long, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
-                   masks, mlm, model, nav, objectives, part, positional, posttrain, posttrain_margins, prompt, rank, scaling,
+                   masks, mlm, model, nav, objectives, part, patch, positional, posttrain, posttrain_margins, prompt, rank, scaling,
                    scaling_moe, shell, similarity, softmax, softmax_bf16, step, tokens, translate, weights)
 }  # fmt: skip

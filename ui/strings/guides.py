@@ -67,6 +67,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Layer {layer}, head {head}: its {role} score is {score}; the goal needs at least {min}.",
         "zh": "第 {layer} 层第 {head} 个头：它的{role}得分是 {score}；目标需要至少 {min}。",
     },
+    "guides.goal.head_recovers": {
+        "en": "Layer {layer}, head {head} recovers {share} of the answer; the goal needs at least {min}.",
+        "zh": "第 {layer} 层第 {head} 个头恢复了答案的 {share}；目标需要至少 {min}。",
+    },
+    "guides.goal.patch_first": {
+        "en": "Give the page two prompts that disagree about the answer first.",
+        "zh": "请先给本页两个对答案有分歧的提示。",
+    },
     "guides.goal.no_prompt": {"en": "Type a prompt first.", "zh": "请先输入一段文本。"},
     "guides.goal.change_none": {
         "en": "Type a different word for position {pos} at the bottom of the Masks page.",

@@ -101,6 +101,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "off to see the next-token distribution, the loss and the model's copying change.",
         "zh": "通过输出头读出解码器的每一层（logit lens），再关掉注意力头，看下一个词元的分布、损失和模型的复制能力如何变化。",
     },
+    "home.patch": {
+        "en": "Activation patching on your own prompt: put one head's output from a clean run into a corrupted one "
+        "and see how much of the answer returns; beside it each head's direct effect, the residual stream by "
+        "position, the gradient estimate against the exact map, and eight prompt pairs with 95% intervals.",
+        "zh": "在你自己的提示上做激活修补：把一个头在干净运行中的输出放进损坏运行，看答案恢复了多少；旁边是每个头的直接作用、"
+        "按位置的残差流、梯度估计与精确结果的对比，以及八对提示的 95% 区间。",
+    },
     "home.heads": {
         "en": "A field guide to heads: every head scored as previous-token, induction, duplicate-token, first-token "
         "or diffuse, with thresholds and sources; and one head's queries and keys as a map (AttentionViz).",
