@@ -34,8 +34,8 @@ __all__ = [
     "prefix",
     "sinusoidal_table",
 ]
-from .inspection import attribution, patching  # issue 42: what a head causes (activation patching, attribution)
+from .inspection import attribution, circuits, patching  # issues 42 (what a head causes), 43 (circuits between heads)
 from .inspection.heads import ROLE_THRESHOLDS, head_scores, label_heads  # issue 17: the field guide to heads
 
 __all__ += ["ROLE_THRESHOLDS", "head_scores", "label_heads"]
-__all__ += ["attribution", "patching"]
+__all__ += ["attribution", "circuits", "patching"]
