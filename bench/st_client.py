@@ -95,6 +95,7 @@ class Session:
         self.place = 0  # the highest queue place the last run showed (0: it did not wait)
         self.waited_ms = 0.0  # how long the last run waited in that queue (set in rerun)
         self.texts: list[str] = []  # the text of the last run's markdown, alerts and captions (a class's acks)
+        self.texts_in: dict[str, list[str]] = {}  # fragment id ("" for none) -> the texts its last run drew
         self.fragments: dict[str, float] = {}  # fragment id -> its run_every interval (s), from `auto_rerun`
 
     def cookie_header(self) -> str:
@@ -208,6 +209,7 @@ class Session:
         widgets, charts, errors, self.place, texts, media = {}, {}, [], 0, [], []
         self.waited_ms = 0.0  # after a queue notice: ms until the run got its slot (-1 while still waiting)
         drawn_media: dict[str, list[str]] = {}  # this run's media by the fragment that drew them
+        drawn_texts: dict[str, list[str]] = {}  # this run's texts by the fragment that drew them
         outside: list[str] = []  # texts drawn outside any fragment (the sidebar's), kept by the page's reruns
         page_fragment = "" if cs.fragment_id else None
         t0 = time.perf_counter()
@@ -262,9 +264,11 @@ class Session:
                     self.waited_ms = self.waited_ms or -1.0
                 elif el_kind in ("markdown", "alert", "text", "heading"):
                     texts.append(el.body)
+                    drawn_texts.setdefault(fm.delta.fragment_id, []).append(el.body)
                     outside += [] if fm.delta.fragment_id else [el.body]
                 elif el_kind == "progress":
                     texts.append(el.text)
+                    drawn_texts.setdefault(fm.delta.fragment_id, []).append(el.text)
                 elif key:
                     widgets[key] = (el_kind, el)
                     self.homes[el.id] = fm.delta.fragment_id
@@ -280,19 +284,22 @@ class Session:
             kept = {k: w for k, w in self.widgets.items() if not self.homes.get(w[1].id)}
             widgets, texts = kept | widgets, self.outside + texts
         elif cs.fragment_id:  # a fragment in the page redraws only its own elements: the rest stays
+            kept = {f: ts for f, ts in self.texts_in.items() if f not in {cs.fragment_id, *drawn_texts}}
             widgets, charts, texts, media = (
                 self.widgets | widgets,
                 self.charts | charts,
-                self.texts + texts,
+                [text for ts in (kept | drawn_texts).values() for text in ts],  # its own texts replaced
                 self.media + media,
             )
         self.widgets, self.charts, self.texts, self.media = widgets, charts, texts, media
         if cs.fragment_id:  # a fragment's rerun replaces what it (and fragments in it) drew, nothing else
+            ran_texts = {cs.fragment_id, *drawn_texts}
+            self.texts_in = {f: ts for f, ts in self.texts_in.items() if f not in ran_texts} | drawn_texts
             ran = {cs.fragment_id, *drawn_media}
             self.media_in = {f: m for f, m in self.media_in.items() if f not in ran} | drawn_media
             self.media = [m for ms in self.media_in.values() for m in ms]
         else:
-            self.media_in = drawn_media
+            self.media_in, self.texts_in = drawn_media, drawn_texts
         ids = {el.id for _, el in widgets.values()}
         self.states = {i: s for i, s in self.states.items() if i in ids}  # widgets no longer drawn: forgotten
         # As the browser: a widget seen for the first time starts from the value its element carries; after

@@ -12,7 +12,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "For the encoder-decoder, the masks are applied to its encoder self-attention.",
         "zh": "对于编码器-解码器，掩码作用于其编码器自注意力。",
     },
-    "masks.prefix_len": {"en": "Prefix length (prefix-LM)", "zh": "前缀长度（前缀语言模型）"},
+    "masks.prefix_len": {"en": "Prefix length", "zh": "前缀长度"},
     "masks.prefix_help": {
         "en": "Tokens 0…n−1 see each other both ways; later tokens see only what comes before.",
         "zh": "第 0…n−1 个词元彼此双向可见；之后的词元只能看到前面的内容。",
@@ -22,7 +22,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "As when this prompt shares a batch with a longer one.",
         "zh": "相当于该输入与更长的输入放在同一批次中。",
     },
-    "masks.window": {"en": "Sliding window", "zh": "滑动窗口"},
+    "masks.window": {"en": "Window: keys each query sees", "zh": "窗口：每个查询可见的键数"},
     "masks.window_help": {
         "en": "How many positions a query sees under the sliding-window mask, its own included (Mistral: 4096).",
         "zh": "在滑动窗口掩码下，每个查询能看到的位置数（包括它自己；Mistral 为 4096）。",
