@@ -12,10 +12,10 @@ import streamlit as st
 import models
 import viz
 from lessons import patch_sections
-from ui import params, patch_pairs, shell, state, url
+from ui import params, patch_jobs, patch_pairs, shell, state, url
 from ui.i18n import code_span, md, names, t
-from ui.loaders import get_model, with_status
-from ui.patch_loaders import patch_run
+from ui.loaders import computed, get_model, with_status
+from ui.patch_loaders import drawn, patch_run, prepared
 
 BOXES = ("pt_clean", "pt_corrupt", "pt_answer", "pt_wrong")
 
@@ -129,8 +129,12 @@ model = shell.model_or_stop(settings, model_name)
 toy = model_name in models.SHIPPED
 st.markdown(t("patch.intro"))
 clean, corrupted, answer, wrong = _controls(model_name, settings.weights, toy)
-run = with_status(t("patch.computing", name=md(model_name)), patch_run, model_name, settings.weights, clean, corrupted,
-                  answer, wrong)  # fmt: skip
+key = (model_name, settings.weights, clean, corrupted, answer, wrong)
+live = not toy and not computed(patch_run, *key) and not drawn(key) and "error" not in prepared(*key)
+# a published model's map is drawn as it fills (seconds per layer), with Cancel (ui/patch_jobs.py)
+if live and not patch_jobs.wait_or_draw(model, key, patch_sections.draw_partial, patch_sections.cancelled):
+    shell.stop()
+run = with_status(t("patch.computing", name=md(model_name)), patch_run, *key)
 if "error" in run:
     _error(run, model_name, settings.weights, toy)
 a, w = code_span(run["answer"]), code_span(run["wrong"])

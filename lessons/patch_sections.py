@@ -10,7 +10,7 @@ import streamlit as st
 
 import models
 import viz
-from ui import patch_pairs, shell, state
+from ui import charts, patch_jobs, patch_pairs, shell, state
 from ui.i18n import in_run_language, md, t
 from ui.loaders import with_status
 from ui.patch_loaders import BOOTSTRAP, patch_batch, patch_positions
@@ -18,6 +18,24 @@ from ui.state import Settings
 
 GAP = 0.2  # a head whose estimate and exact share differ by more than this is named on the scatter
 BATCH_TOP = 12  # heads drawn in the batch figure
+
+
+def draw_partial(job: patch_jobs.Job) -> None:
+    """While a published model's map is computed: the layers done so far, a progress line and Cancel."""
+    st.progress(job.done / job.n_layers, text=t("patch.progress", done=job.done, layers=job.n_layers))
+    if job.partial is not None:
+        rows, cols = viz.head_names(*job.partial.shape)
+        fig = viz.signed_cells(job.partial, rows, cols, title=t("patch.map_title"), x_title=t("patch.head"),
+                               y_title=t("patch.layer"), value_name=t("patch.recovered"),
+                               scale=state.current().figure_scale)  # fmt: skip
+        charts.plot(st, fig, key="pt_live")
+    st.button(t("patch.cancel"), key="pt_cancel", on_click=job.cancel.set, icon=":material/stop_circle:")
+
+
+def cancelled(key: tuple) -> None:
+    """A cancelled map: said, with a button that starts it again."""
+    st.info(t("patch.cancelled"))
+    st.button(t("patch.run_again"), key="pt_again", on_click=patch_jobs.forget, args=(key,))
 
 
 def _cell(index: int, n_heads: int) -> tuple[int, int]:

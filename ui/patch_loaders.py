@@ -7,6 +7,8 @@ Bad input comes back as {"error": key, ...fields} for the page to say in its lan
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import streamlit as st
 
@@ -57,6 +59,29 @@ def _prepare(model: models.LiveModel, clean: str, corrupted: str, answer: str, w
     }
 
 
+# Head maps a page drew as they filled (ui/patch_jobs.py), for patch_run to take instead of running them again.
+_DRAWN: dict[tuple, patching.Patching] = {}
+_DRAWN_MAX = 8  # one per (model, weights, prompts, words) until patch_run takes it; the oldest out first
+_DRAWN_LOCK = threading.Lock()
+
+
+def keep_drawn(key: tuple, r: patching.Patching) -> None:
+    with _DRAWN_LOCK:
+        _DRAWN[key] = r
+        while len(_DRAWN) > _DRAWN_MAX:
+            _DRAWN.pop(next(iter(_DRAWN)))
+
+
+def drawn(key: tuple) -> bool:
+    with _DRAWN_LOCK:
+        return key in _DRAWN
+
+
+def prepared(name: str, weights: str, clean: str, corrupted: str, answer: str, wrong: str) -> dict:
+    """The ids and words patch_run would use, or {"error": ...}: checked before a map is drawn as it fills."""
+    return _prepare(get_model(name, weights), clean, corrupted, answer, wrong)
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 @_remembered
 def patch_run(name: str, weights: str, clean: str, corrupted: str, answer: str, wrong: str) -> dict:
@@ -68,7 +93,9 @@ def patch_run(name: str, weights: str, clean: str, corrupted: str, answer: str, 
         return prep
     args = (prep["clean_ids"], prep["corrupted_ids"], prep["answer_id"], prep["wrong_id"])
     try:
-        r = patching.heads(model, *args)
+        with _DRAWN_LOCK:
+            r = _DRAWN.pop((name, weights, clean, corrupted, answer, wrong), None)
+        r = r if r is not None else patching.heads(model, *args)
         res = patching.residual(model, *args)
         est = patching.estimate(model, *args)
         direct = attribution.direct(model, args[0], *args[2:])

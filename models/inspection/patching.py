@@ -256,6 +256,16 @@ def naive_heads(model, clean_ids, corrupted_ids, answer_id, wrong_id, **kw) -> P
     return heads(model, clean_ids, corrupted_ids, answer_id, wrong_id, fast=False, **kw)
 
 
+def metrics(model, clean_ids, corrupted_ids, answer_id, wrong_id) -> tuple[float, float]:
+    """(clean, corrupted): the metric on each prompt, two forwards; a page drawing a map as it fills (on_layer gives
+    patched metrics) turns them into recovered shares with these, as `heads` does at the end."""
+    s, clean, corrupted = pair(model, clean_ids, corrupted_ids)
+    answer, wrong = token(answer_id, "answer_id", s.cfg.vocab_size), token(wrong_id, "wrong_id", s.cfg.vocab_size)
+    with torch.inference_mode():
+        m = [float(metric(s, stream_of(s, ids)[-1][:, -1], answer, wrong)[0]) for ids in (clean, corrupted)]
+    return m[0], m[1]
+
+
 def residual(model, clean_ids, corrupted_ids, answer_id, wrong_id, *, mode: str = "denoise", prompts=None,
              fast: bool = True, on_layer: Progress = None, cancel: Cancel = None) -> Patching:  # fmt: skip
     """[L, T]: the metric with block l's input at position t taken from the other run (TransformerLens's

@@ -233,6 +233,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在这个模型上，没有一对提示对答案有分歧。",
     },
     "patch.computing": {"en": "Patching every head of {name}…", "zh": "正在修补 {name} 的每个头……"},
+    "patch.progress": {
+        "en": "Patching every head: {done} of {layers} layers done (each layer's heads run as one batch)",
+        "zh": "正在修补每个头：已完成 {done} / {layers} 层（每层的头作为一个批次一起运行）",
+    },
+    "patch.cancel": {"en": "Cancel", "zh": "取消"},
+    "patch.cancelled": {
+        "en": "Cancelled: the map was stopped before its last layer. Change the prompts, or run it again.",
+        "zh": "已取消：这张图在最后一层之前停止了。可以修改提示，或者重新运行。",
+    },
+    "patch.run_again": {"en": "Run again", "zh": "重新运行"},
     "patch.sources_title": {"en": "Where these methods come from", "zh": "这些方法的出处"},
     "patch.sources": {
         "en": "- **Activation patching** on heads: Wang et al. 2022, *Interpretability in the Wild* (the "
