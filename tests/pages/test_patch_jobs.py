@@ -10,7 +10,7 @@ import numpy as np
 
 import models
 from models import patching
-from ui import params, patch_jobs, patch_loaders, patch_pairs
+from ui import loaders, params, patch_jobs, patch_loaders, patch_pairs
 
 from .apptest import figures, open_app
 from .test_patch import folder  # noqa: F401  (the tiny published models, module scope)
@@ -65,6 +65,7 @@ def test_the_page_says_a_cancelled_map_and_runs_it_again(local, monkeypatch):
         return job
 
     monkeypatch.setattr(patch_jobs, "job_for", cancelled)
+    monkeypatch.setattr(loaders, "computed", lambda *a, **k: False)  # as if no earlier test had computed this map
     at = open_app("patch", model="tiny-gpt2", pt_template="names_en")
     assert not at.exception and any("Cancelled" in i.value for i in at.info) and not figures(at)
     monkeypatch.setattr(patch_jobs, "job_for", real)
