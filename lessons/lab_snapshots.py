@@ -8,7 +8,7 @@ import viz
 from lessons.lab_controls import use_preset
 from models import variants
 from models.training import snapshots
-from ui import shell, state
+from ui import lab_wire, shell, state
 from ui.i18n import names, t, viz_labels
 from ui.loaders import lab_snapshot_run, lab_snapshots
 from ui.params import LAB_FIELDS, LAB_PRESETS, SIDES
@@ -93,6 +93,30 @@ def _offer(side: str, recipe: str) -> None:
               args=(side, PRESET), icon=":material/auto_awesome:")  # fmt: skip
 
 
+def _wire(scores: dict, cfg_json: str, trained: str, side: str, step: int, formed: int | None, fig_scale: float):
+    """The K-, Q- and V-composition between the variant's best previous-token and best induction heads, at every
+    snapshot (ui/lab_wire.py): the wire appears when the head does."""
+    pair = lab_wire.pair(scores)
+    if pair is None:
+        if "induction" in scores and "previous_token" in scores:
+            (pl, ph), (il, ih) = (np.unravel_index(int(np.argmax(scores[r][-1])), np.shape(scores[r][-1]))
+                                  for r in ("previous_token", "induction"))  # fmt: skip
+            st.caption(t("lab_wire.none", pl=pl + 1, ph=ph + 1, il=il + 1, ih=ih + 1))
+        return
+    (pl, ph), (il, ih) = pair
+    w = lab_wire.wire(cfg_json, trained, *pair)
+    x = np.asarray(w["step"], float) + 1
+    series = [viz.Series(t(f"lab_wire.{k.lower()}"), np.array(w[k]), color=viz.HEAD_COLORS[n])
+              for n, k in enumerate(("K", "Q", "V"))]  # fmt: skip
+    base = w["baseline"][0]
+    vlines = [(formed + 1, t("lab.formed_line"))] if formed is not None else []
+    fig = viz.lines(x, series, x_title=t("lab.scores_x"), y_title=t("lab_wire.score"), log_x=True, vlines=vlines,
+                    hlines=[(base, t("lab_wire.baseline"))], current=step + 1, height=300, scale=fig_scale,
+                    title=t("lab_wire.title", pl=pl + 1, ph=ph + 1, il=il + 1, ih=ih + 1))  # fmt: skip
+    shell.plot(fig, f"{side}_snap_wire")
+    st.caption(t("lab_wire.caption", baseline=f"{base:.3f}"))
+
+
 def forming(configs, sides, cfg_jsons, text: str, layer: int, head: int, fig_scale: float, recipe: str) -> None:
     """Per trained side: the step slider, the selected head at that step, and the scores over training."""
     st.header(t("lab.forming_title"))
@@ -122,4 +146,6 @@ def forming(configs, sides, cfg_jsons, text: str, layer: int, head: int, fig_sca
             fig = _scores_figure(scores, steps[i], (li, hi), formed, fig_scale)
             shell.plot(fig, f"{side}_snap_scores")
             st.markdown(_explain(scores, history, variants.recipe_of(cfg, recipe)))
+            if cfg.arch == "decoder":
+                _wire(scores, cfg_jsons[side], trained, side, steps[i], formed, fig_scale)
     st.caption(t("lab.forming_source"))

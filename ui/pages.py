@@ -41,6 +41,7 @@ LESSONS = [
     Lesson("heads", "lessons/heads.py", ":material/diversity_3:", section="inside"),
     Lesson("lens", "lessons/lens.py", ":material/layers:", section="inside"),
     Lesson("patch", "lessons/patch.py", ":material/healing:", prompt=False, section="inside"),
+    Lesson("circuits", "lessons/circuits.py", ":material/cable:", prompt=False, section="inside"),
     Lesson("lab", "lessons/lab.py", ":material/science:", section="training"),
     Lesson("posttrain", "lessons/posttrain.py", ":material/thumbs_up_down:", prompt=False, section="training"),
     Lesson("scaling", "lessons/scaling.py", ":material/stacked_bar_chart:", prompt=False, section="training"),

@@ -369,6 +369,23 @@ PARAMS |= {
     "pt_batch": Param(False, **BOOL),
     "pt_head": Param(None, int_in(0, MAX_LAYERS_OR_HEADS**2 - 1)),  # the head picked to open: layer × n_heads + head
 }
+# circuits between heads (lessons/circuits.py): the head and cell whose score is split (layer 2, head 1: the toy
+# decoder's induction head; -1: the last token, and where an induction head looks), the path-patching sender (None:
+# the field guide's best previous-token head, layer × n_heads + head) and the receiver's input
+PARAMS |= {
+    "cc_layer": one_based(1),
+    "cc_head": one_based(0),
+    "cc_query": Param(-1, int_in(-1, 100_000)),
+    "cc_key": Param(-1, int_in(-1, 100_000)),
+    "cc_sender": Param(None, int_in(0, MAX_LAYERS_OR_HEADS**2 - 1)),
+    "cc_input": Param("k", choice("q", "k", "v")),
+    # knocking out an edge: query and key (-1: as in the first section), every copy of the key's token, where
+    "cc_ko_q": Param(-1, int_in(-1, 100_000)),
+    "cc_ko_k": Param(-1, int_in(-1, 100_000)),
+    "cc_ko_word": Param(False, **BOOL),
+    "cc_ko_layers": Param([1], one_based_list, lambda v: ",".join(str(i + 1) for i in v)),
+    "cc_ko_heads": Param([0], one_based_list, lambda v: ",".join(str(h + 1) for h in v)),
+}
 # pretraining objectives (lessons/objectives.py)
 PARAMS |= {"obj_seed": Param(1, int_in(0, 9999))}
 # the Explorer's neuron view (lessons/explorer_neuron.py): shown or not, its query and key (-1: the last token,

@@ -1,4 +1,4 @@
-"""The 15 shipped lessons hold together (issue 39, item 6): every control, option or section a step names in
+"""The 16 shipped lessons hold together (issue 39, item 6): every control, option or section a step names in
 **bold** is written on its page as the page writes it (in both languages), a control named with an option
 offers that option, every preset parameter is one its page reads, a page made for one model gets that model
 from its step (not the sidebar's last choice), no question repeats the prefix the step box adds, and every
@@ -88,8 +88,8 @@ def wrong_options(text: str, lang: str) -> list[tuple[str, str]]:
     return wrong
 
 
-def test_there_are_fifteen_lessons():
-    assert len(GUIDES) == 15, sorted(GUIDES)
+def test_there_are_sixteen_lessons():
+    assert len(GUIDES) == 16, sorted(GUIDES)
 
 
 def test_the_checks_catch_what_the_teacher_found():

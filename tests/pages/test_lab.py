@@ -235,6 +235,14 @@ def test_snapshot_slider_replays_training():
     lines = {trace["name"]: array(trace["y"]) for trace in scores["data"]}
     np.testing.assert_allclose(lines["induction (best head)"], best)
     assert any("Olsson et al. 2022" in c.value for c in at.caption)
+    # issue 43: the wire from the best previous-token head into the best induction head, at every snapshot
+    wires = [f for f in figures(at) if f["layout"].get("title", {}).get("text", "").startswith("The wire:")]
+    if wires:
+        named = {trace.get("name"): array(trace["y"]) for trace in wires[0]["data"] if trace.get("name")}
+        assert {"K-composition", "Q-composition", "V-composition"} <= set(named)
+        assert all(len(y) == len(steps) for y in named.values())
+    else:  # the best previous-token head is not before the best induction head: said, not drawn
+        assert any("No wire to draw" in c.value for c in at.caption)
     at.select_slider(key="a_snap").set_value(0).run()
     first = array(titled(at, "layer 1, head 1 at step 0")["data"][0]["z"])
     random_init = array(titled(lab(a_seed="5", weights="random"), "layer 1, head 1")["data"][0]["z"])

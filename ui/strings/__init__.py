@@ -5,6 +5,7 @@ ui.i18n merges them into one STRINGS."""
 from . import (
     attn,
     block,
+    circuits,
     classroom,
     common,
     ctl,
@@ -19,6 +20,7 @@ from . import (
     home,
     lab,
     lab_moe,
+    lab_wire,
     lbl,
     lens,
     mask,
@@ -48,7 +50,7 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, classroom, common, ctl, explorer, explorer_linear, explorer_long, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lbl, lens, mask,
+    for module in (attn, block, circuits, classroom, common, ctl, explorer, explorer_linear, explorer_long, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lab_wire, lbl, lens, mask,
                    masks, mlm, model, nav, objectives, part, patch, positional, posttrain, posttrain_margins, prompt, rank, scaling,
                    scaling_moe, shell, similarity, softmax, softmax_bf16, step, tokens, translate, weights)
 }  # fmt: skip

@@ -101,6 +101,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "off to see the next-token distribution, the loss and the model's copying change.",
         "zh": "通过输出头读出解码器的每一层（logit lens），再关掉注意力头，看下一个词元的分布、损失和模型的复制能力如何变化。",
     },
+    "home.circuits": {
+        "en": "Why a head attends where it does: one score split into the parts of the stream that made it; "
+        "composition scores between heads from the weights (the previous-token head feeding the induction head), "
+        "path patching from one head into another's q, k or v, and a head's OV and QK circuits in tokens.",
+        "zh": "一个头为什么看向那里：把一个分数拆成构成它的残差流各部分；由权重算出头与头之间的组合分数（前一个词元头喂给"
+        "归纳头），从一个头到另一个头的 q、k 或 v 的路径修补，以及一个头以词元表示的 OV 电路与 QK 电路。",
+    },
     "home.patch": {
         "en": "Activation patching on your own prompt: put one head's output from a clean run into a corrupted one "
         "and see how much of the answer returns; beside it each head's direct effect, the residual stream by "

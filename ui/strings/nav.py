@@ -20,6 +20,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.heads": {"en": "What each head does", "zh": "每个注意力头在做什么"},
     "nav.scaling": {"en": "Model size & scaling laws", "zh": "模型规模与缩放定律"},
     "nav.patch": {"en": "What a head causes", "zh": "一个头造成了什么"},
+    "nav.circuits": {"en": "Circuits between heads", "zh": "头与头之间的电路"},
     "nav.lens": {"en": "Logit lens & knock-out", "zh": "Logit lens 与头消融"},
     "nav.block": {"en": "Norms & attention scores", "zh": "归一化与注意力打分"},
     "nav.tokens": {"en": "Tokenization", "zh": "分词"},
