@@ -14,7 +14,7 @@ import streamlit as st
 import models
 import viz
 from lessons import circuits_knock, circuits_sections
-from ui import params, patch_pairs, shell, state, url
+from ui import patch_pairs, shell, state, url
 from ui.circuit_loaders import parts_run, prompt_tokens
 from ui.i18n import in_run_language, md, names, t
 from ui.loaders import get_model, with_status
@@ -22,16 +22,6 @@ from viz.circuits import part_name
 
 BOXES = ("pt_clean", "pt_corrupt", "pt_answer", "pt_wrong")
 PARTS = ("embedding", "positions", "biases", "block")
-
-
-def _decoder(settings: state.Settings) -> str:
-    """The sidebar's model if it is a decoder (toy or published), else the toy decoder, saying why."""
-    entry = params.local_models().get(settings.model)
-    if settings.model == "decoder" or (entry is not None and entry.arch == "decoder" and entry.error is None):
-        return settings.model
-    if entry is None or entry.error is None:
-        st.info(t("circuits.decoder_only", model=md(names("model")(settings.model) if entry is None else entry.name)))
-    return "decoder"
 
 
 def _use_template(name: str, weights: str, toy: bool) -> None:
@@ -147,7 +137,7 @@ def why(settings: state.Settings, model_name: str, clean: str, tokens: list[str]
 
 
 settings = state.current()
-model_name = _decoder(settings)
+model_name = shell.decoder_or_toy(settings, "circuits.decoder_only")
 model = shell.model_or_stop(settings, model_name)
 toy = model_name in models.SHIPPED
 st.markdown(t("circuits.intro"))

@@ -12,22 +12,12 @@ import streamlit as st
 import models
 import viz
 from lessons import patch_sections
-from ui import params, patch_jobs, patch_pairs, shell, state, url
+from ui import patch_jobs, patch_pairs, shell, state, url
 from ui.i18n import code_span, md, names, t
 from ui.loaders import computed, get_model, with_status
 from ui.patch_loaders import drawn, patch_run, prepared
 
 BOXES = ("pt_clean", "pt_corrupt", "pt_answer", "pt_wrong")
-
-
-def _decoder(settings: state.Settings) -> str:
-    """The sidebar's model if it is a decoder (toy or published), else the toy decoder, saying why."""
-    entry = params.local_models().get(settings.model)
-    if settings.model == "decoder" or (entry is not None and entry.arch == "decoder" and entry.error is None):
-        return settings.model
-    if entry is None or entry.error is None:  # an unusable folder has its own message in the sidebar's label
-        st.info(t("patch.decoder_only", model=md(names("model")(settings.model) if entry is None else entry.name)))
-    return "decoder"
 
 
 def _fill(pair: patch_pairs.Pair, only_missing: bool = False) -> None:
@@ -124,7 +114,7 @@ def _notes(run: dict, answer: str, wrong: str) -> None:
 
 
 settings = state.current()
-model_name = _decoder(settings)
+model_name = shell.decoder_or_toy(settings, "patch.decoder_only")
 model = shell.model_or_stop(settings, model_name)
 toy = model_name in models.SHIPPED
 st.markdown(t("patch.intro"))

@@ -238,6 +238,17 @@ def _prompt_box(settings: state.Settings) -> None:
     toy_words.split_warning(settings.model, prompt)
 
 
+def decoder_or_toy(settings: state.Settings, message_key: str) -> str:
+    """The sidebar's model if it is a decoder (toy or published), else the toy decoder, saying why (message_key: the
+    page's own sentence, with {model}); the patching and circuits pages run on decoders only."""
+    entry = params.local_models().get(settings.model)
+    if settings.model == "decoder" or (entry is not None and entry.arch == "decoder" and entry.error is None):
+        return settings.model
+    if entry is None or entry.error is None:  # an unusable folder has its own message in the sidebar's label
+        st.info(t(message_key, model=md(names("model")(settings.model) if entry is None else entry.name)))
+    return "decoder"
+
+
 def published_or(settings: state.Settings, arch: str, toy: str) -> str:
     """The sidebar's model if it is a published one of this architecture (a page made for one architecture
     then runs it), else the page's own toy model."""
