@@ -85,6 +85,17 @@ def composition_run(name: str, weights: str) -> dict:
     return {"maps": maps, "baselines": base, "roles": roles}
 
 
+def _patched(fn, model, prep: dict, *args, **kwargs):
+    """fn(model, the pair's ids, answer, wrong, *args): its result, or the page's {"error": ...} (the prompts', or the
+    model layer's ValueError for a family it cannot patch)."""
+    if "error" in prep:
+        return prep
+    try:
+        return fn(model, prep["clean_ids"], prep["corrupted_ids"], prep["answer_id"], prep["wrong_id"], *args, **kwargs)
+    except ValueError as e:
+        return {"error": "model", "detail": str(e)}
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 @_remembered
 def path_run(name: str, weights: str, clean: str, corrupted: str, answer: str, wrong: str, sender: tuple[int, int],
@@ -92,13 +103,9 @@ def path_run(name: str, weights: str, clean: str, corrupted: str, answer: str, w
     """circuits.path_patch from one sender into every later head's q, k or v input."""
     model = get_model(name, weights)
     prep = _prepare(model, clean, corrupted, answer, wrong)
-    if "error" in prep:
-        return prep
-    try:
-        r = circuits.path_patch(model, prep["clean_ids"], prep["corrupted_ids"], prep["answer_id"], prep["wrong_id"],
-                                sender=sender, receiver_input=receiver_input)  # fmt: skip
-    except ValueError as e:
-        return {"error": "model", "detail": str(e)}
+    r = _patched(circuits.path_patch, model, prep, sender=sender, receiver_input=receiver_input)
+    if isinstance(r, dict):
+        return r
     strs = model.tokenizer.token_strs
     return {"patched": r.patched, "recovered": r.recovered, "clean": r.clean, "corrupted": r.corrupted,
             "disagree": r.disagree, "answer": strs([prep["answer_id"]])[0],
@@ -111,14 +118,9 @@ def entry_run(name: str, weights: str, clean: str, corrupted: str, answer: str, 
     """circuits.patch_entry: the corrupted run with only head (layer, head)'s weight of key for query taken from the
     clean run (pattern patching of one edge)."""
     model = get_model(name, weights)
-    prep = _prepare(model, clean, corrupted, answer, wrong)
-    if "error" in prep:
-        return prep
-    try:
-        e = circuits.patch_entry(model, prep["clean_ids"], prep["corrupted_ids"], prep["answer_id"], prep["wrong_id"],
-                                 layer, head, query, key)  # fmt: skip
-    except ValueError as err:
-        return {"error": "model", "detail": str(err)}
+    e = _patched(circuits.patch_entry, model, _prepare(model, clean, corrupted, answer, wrong), layer, head, query, key)
+    if isinstance(e, dict):
+        return e
     return {"patched": e.patched, "clean": e.clean, "corrupted": e.corrupted, "recovered": e.recovered,
             "clean_weight": e.clean_weight, "corrupted_weight": e.corrupted_weight,
             "agree": e.message is not None}  # fmt: skip
