@@ -34,8 +34,8 @@ __all__ = [
     "prefix",
     "sinusoidal_table",
 ]
-from .inspection import attribution, circuits, patching  # issues 42 (what a head causes), 43 (circuits between heads)
+from .inspection import attribution, circuits, compare, patching  # issues 42, 43 and 44 (two models side by side)
 from .inspection.heads import ROLE_THRESHOLDS, head_scores, label_heads  # issue 17: the field guide to heads
 
 __all__ += ["ROLE_THRESHOLDS", "head_scores", "label_heads"]
-__all__ += ["attribution", "circuits", "patching"]
+__all__ += ["attribution", "circuits", "compare", "patching"]
