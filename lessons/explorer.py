@@ -5,6 +5,7 @@ The controls come first, then the prompt box and what it changes, in a fragment 
 
 import streamlit as st
 
+from lessons import explorer_compare
 from lessons.explorer_neuron import neuron_toggle
 from lessons.explorer_sinks import sinks_toggle
 from lessons.explorer_view import View, prompt_and_figure
@@ -14,6 +15,7 @@ from ui.params import AGGREGATES, VIEWS, WEIGHTINGS
 
 settings = state.current()
 model = shell.model_or_stop(settings)
+second = explorer_compare.second(settings, model)  # ?compare=: a second model beside this one (issue 44), or None
 
 v = None  # Qwen3.5 (softmax and Gated DeltaNet layers) draws its own controls (lessons/explorer_linear.py)
 if "linear_attention" not in (model.config.layer_types or ()):
@@ -28,7 +30,11 @@ if "linear_attention" not in (model.config.layer_types or ()):
         st.segmented_control(t("ctl.view"), VIEWS, format_func=names("explorer.view"), key="view", required=True)
     view = st.session_state["view"]
     with c2:
-        layer, head = controls.layer_head(model.config, with_head=view != "lines")
+        if second is None:
+            layer, head = controls.layer_head(model.config, with_head=view != "lines")
+        else:  # each model's column draws its own layer and head (lessons/explorer_view.py)
+            layer, head = st.session_state.get("layer") or 0, st.session_state.get("head") or 0
+            explorer_compare.same_depth_toggle()
     c3, c4 = st.columns(2)
     with c4:
         st.segmented_control(
@@ -51,7 +57,7 @@ if "linear_attention" not in (model.config.layer_types or ()):
     norm = st.session_state["weighting"] == "norm"
     v = View(kind, view, layer, head, st.session_state["agg"], zmax, norm)
 
-prompt_and_figure(model, v)
+prompt_and_figure(model, v, second)
 if v is not None:
     st.markdown(t("explorer.explain"))
     cfg, cross = model.config, v.kind == "decoder.cross"

@@ -1,7 +1,10 @@
 """The Explorer's prompt box and everything the prompt changes: the token chips, the figure, the neuron view, the
 sinks, the downloads. A fragment of its own (ui/body.page_part): Enter re-sends these 12 elements, not the page's
 37 (the controls above and the explanation below stay as they are), which is what made the Explorer slower than a
-bare one-heatmap page (docs/perf.md, issue 31 §3). A control reruns the whole page, this part included."""
+bare one-heatmap page (docs/perf.md, issue 31 §3). A control reruns the whole page, this part included.
+
+With a second model (`?compare=`, issue 44; lessons/explorer_compare.py) the chips and the figure are drawn by one
+function (_column) for each model, in two columns; the sections under them stay model A's."""
 
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ import streamlit as st
 
 import models
 import viz
+from lessons import explorer_compare as compare
+from lessons.explorer_compare import Second
 from lessons.explorer_linear import hybrid_explorer
 from lessons.explorer_long import LINES_WINDOW, grid_width, long_matrix, window
 from lessons.explorer_neuron import neuron_section
@@ -71,22 +76,20 @@ def downloads(shown: np.ndarray, q_tokens: list[str], k_tokens: list[str], what:
 
 
 @body.page_part
-def prompt_and_figure(model: models.LiveModel, v: View | None) -> None:
+def prompt_and_figure(model: models.LiveModel, v: View | None, second: Second | None = None) -> None:
     settings = state.current()  # read again: in this part's own rerun the prompt has changed
     shell.prompt_box(settings)
     shell.track("prompt")
     text = shell.prompt_or_stop(settings, model)
     target = _target(settings, text) if model.config.arch == "encoder-decoder" else None
     tr = trace_or_partial(settings.model, settings.weights, text, target)
-    caption = t(TOKENS_CAPTION.get(getattr(model.tokenizer, "kind", "bpe"), "explorer.tokens"), n=len(tr.tokens))
-    shell.token_chips(toy_words.chip_labels(model.tokenizer, tr.ids, tr.tokens), caption)  # 桌, not <e6> <a1> <8c>
-    if isinstance(tr, Progressive) and v is not None:  # a long prompt whose forward still runs (ui/long_runs.py)
-        draw_partial(tr, v.view, v.agg, v.norm, v.layer, lambda: _figure(settings, model, tr, v))
+    if second is None or v is None:
+        drawn = _column(settings, model, tr, v)
+    else:  # two models side by side (lessons/explorer_compare.py)
+        v, drawn = _compared(settings, model, tr, v, second, text, target)
+    if drawn is None:  # a forward still running, or Qwen3.5's own page
         return
-    if v is None:  # Qwen3.5: softmax and Gated DeltaNet linear-attention layers (lessons/explorer_linear.py)
-        hybrid_explorer(model, tr, settings.figure_scale)
-        return
-    shown, what = _figure(settings, model, tr, v)
+    shown, what = drawn
     neuron_section(settings, model, tr, v.kind, v.layer, v.head, text, target)  # self-attention only
     raw, value_norms = tr.attention[v.kind], tr.value_norms[v.kind]
     if v.kind != "decoder.cross" and isinstance(raw, AttentionLayers):  # long: each layer is a recompute
@@ -100,19 +103,52 @@ def prompt_and_figure(model: models.LiveModel, v: View | None) -> None:
     downloads(shown, *controls.axis_tokens(tr, v.kind), what)
 
 
-def _focus(q_tokens: list[str]) -> int | None:
+def _column(settings: state.Settings, model: models.LiveModel, tr, v: View | None, prefix: str = ""):
+    """One model's token chips and figure; (the array drawn, what it is), or None while its forward runs (and for
+    Qwen3.5, whose page is its own). prefix: the element keys' (the second model's column, issue 44)."""
+    caption = t(TOKENS_CAPTION.get(getattr(model.tokenizer, "kind", "bpe"), "explorer.tokens"), n=len(tr.tokens))
+    shell.token_chips(toy_words.chip_labels(model.tokenizer, tr.ids, tr.tokens), caption)  # 桌, not <e6> <a1> <8c>
+    if isinstance(tr, Progressive) and v is not None:  # a long prompt whose forward still runs (ui/long_runs.py)
+        draw_partial(tr, v.view, v.agg, v.norm, v.layer, lambda: _figure(settings, model, tr, v, prefix))
+        return None
+    if v is None:  # Qwen3.5: softmax and Gated DeltaNet linear-attention layers (lessons/explorer_linear.py)
+        hybrid_explorer(model, tr, settings.figure_scale)
+        return None
+    return _figure(settings, model, tr, v, prefix)
+
+
+def _compared(settings: state.Settings, model: models.LiveModel, tr, v: View, b: Second, text: str, target):
+    """Model A in the left column (its pickers keep the keys layer and head), B in the right; what differs below.
+    Returns A's view with the layer and head picked here, and what _column drew for A."""
+    compare.note(settings.model, b.name)
+    left, right = st.columns(2)  # they stack by themselves on a narrow screen
+    with left:
+        compare.heading(settings.model)
+        layer, head = controls.layer_head(model.config, with_head=v.view != "lines")
+        v = dataclasses.replace(v, layer=layer, head=head)
+        drawn = _column(settings, model, tr, v)
+    with right:
+        compare.column_b(settings, model.config, b, v, text, target, functools.partial(_column, settings))
+    compare.differs(settings, b, text)
+    return v, drawn
+
+
+def _focus(q_tokens: list[str], key: str = "focus") -> int | None:
     """The head view's query to follow (its options are this prompt's tokens, so it lives here, not above)."""
     options = [None, *range(len(q_tokens))]
-    if st.session_state.get("focus") not in options:
-        st.session_state["focus"] = None  # a query of an earlier, longer prompt
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = None  # a query of an earlier, longer prompt
     everything = t("ctl.focus_all")
     return st.selectbox(
-        t("ctl.focus"), options, key="focus", format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}"
+        t("ctl.focus"), options, key=key, format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}"
     )
 
 
-def _figure(settings: state.Settings, model: models.LiveModel, tr: models.Trace, v: View) -> tuple[np.ndarray, str]:
-    """Draw the chosen view; returns the array drawn and what it is (for the downloads)."""
+def _figure(
+    settings: state.Settings, model: models.LiveModel, tr: models.Trace, v: View, prefix: str = ""
+) -> tuple[np.ndarray, str]:
+    """Draw the chosen view of one model's trace; returns the array drawn and what it is (for the downloads). prefix
+    goes before every element key, so a second model's column draws the same figures (issue 44)."""
     q_tokens, k_tokens = controls.axis_tokens(tr, v.kind)
     raw, value_norms = tr.attention[v.kind], tr.value_norms[v.kind]  # [L, H, Tq, Tk], [L, H, Tk]
     labels = viz_labels()
@@ -134,21 +170,21 @@ def _figure(settings: state.Settings, model: models.LiveModel, tr: models.Trace,
         at = dict(q_start=qs.start, k_start=ks.start)
         att = np.stack([rows(n)[:, qs, ks] for n in range(len(raw))])
         fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=scale, labels=labels, **at)
-        charts.plot(st, fig, key="grid")
+        charts.plot(st, fig, key=f"{prefix}grid")
         st.caption(t("explorer.grid_caption"))
         title = titled(t("explorer.head_title", layer=layer + 1, head=head + 1))  # the selected head, big
         big = viz.heatmap(att[layer, head], q_tokens[qs], k_tokens[ks], title=title, zmax=zmax, scale=scale,
                           labels=labels, **at)  # fmt: skip
-        shell.plot(big, "grid_big", att[layer, head], q_tokens[qs], k_tokens[ks])
+        shell.plot(big, f"{prefix}grid_big", att[layer, head], q_tokens[qs], k_tokens[ks])
         shown, what = att, f"{v.kind} [layers, heads, queries {qs.start}.., keys {ks.start}..]"
     elif v.view == "lines":
-        focus = _focus(q_tokens)
+        focus = _focus(q_tokens, f"{prefix}focus")
         qs, ks = window("lines", q_tokens, k_tokens, LINES_WINDOW, model.config.n_heads, follow=focus)
         att = rows(layer)[:, qs, ks]
         focus = focus - qs.start if focus is not None and qs.start <= focus < qs.stop else None
         fig = viz.head_view(att, q_tokens[qs], k_tokens[ks], focus=focus, scale=scale, labels=labels,
                             q_start=qs.start, k_start=ks.start)  # fmt: skip
-        charts.plot(st, fig, key="lines")
+        charts.plot(st, fig, key=f"{prefix}lines")
         st.caption(t("explorer.lines_caption"))
         shown, what = att, f"{v.kind} layer {layer + 1} [heads, queries {qs.start}.., keys {ks.start}..]"
     else:
@@ -162,10 +198,12 @@ def _figure(settings: state.Settings, model: models.LiveModel, tr: models.Trace,
             shown, title = rows(layer, head), t("explorer.head_title", layer=layer + 1, head=head + 1)
         title = titled(title)
         if viz.is_long(*np.shape(shown)):  # a picture and a zoom (lessons/explorer_long.py)
-            long_matrix(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels, key="heatmap")
+            long_matrix(
+                shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels, key=f"{prefix}heatmap"
+            )
         else:
             fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels)
-            shell.plot(fig, "heatmap", shown, q_tokens, k_tokens)
+            shell.plot(fig, f"{prefix}heatmap", shown, q_tokens, k_tokens)
         if v.agg == "rollout":
             st.caption(t("explorer.rollout_caption"))
         what = f"{v.kind} {title}"

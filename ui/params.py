@@ -16,6 +16,7 @@ from models.published import checkpoints, hub
 from models.teaching import catalog
 from models.variants import RECIPES
 
+from .compare_params import compare_params
 from .url import BOOL, MAX_SENTENCES_CHARS, MAX_WORD_CHARS, TEXT, Param, choice, int_in, text
 
 LANGUAGES = {"en": "English", "zh": "简体中文"}
@@ -395,4 +396,5 @@ PARAMS |= {"neuron": Param(False, **BOOL), "nv_q": Param(-1, int_in(-1, 100_000)
 # its ELECTRA section with a published discriminator: the words replaced (0-based; 4: "dog" in the default prompt)
 PARAMS |= {"electra_words": Param([4], int_list(0, 255), lambda v: ",".join(map(str, v))),
            "electra_with": Param("car", **text(MAX_WORD_CHARS))}  # fmt: skip
+PARAMS |= compare_params(one_based)  # the Explorer's second model (issue 44): compare, c_layer, c_head, c_same
 SHARED = ["lang", "model", "weights", "present", "prompt", "tables", "precision"]

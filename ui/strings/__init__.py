@@ -10,6 +10,8 @@ from . import (
     common,
     ctl,
     explorer,
+    explorer_compare,
+    explorer_differs,
     explorer_linear,
     explorer_long,
     explorer_neuron,
@@ -50,7 +52,7 @@ from . import (
 
 TABLES = {
     module.__name__.rpartition(".")[2]: module.STRINGS
-    for module in (attn, block, circuits, classroom, common, ctl, explorer, explorer_linear, explorer_long, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lab_wire, lbl, lens, mask,
+    for module in (attn, block, circuits, classroom, common, ctl, explorer, explorer_compare, explorer_differs, explorer_linear, explorer_long, explorer_neuron, fetch, generate, guides, heads, home, lab, lab_moe, lab_wire, lbl, lens, mask,
                    masks, mlm, model, nav, objectives, part, patch, positional, posttrain, posttrain_margins, prompt, rank, scaling,
                    scaling_moe, shell, similarity, softmax, softmax_bf16, step, tokens, translate, weights)
 }  # fmt: skip

@@ -1,0 +1,256 @@
+"""The measured parts of "What differs" (lessons/explorer_differs.py): CKA between the two residual streams, heads
+matched across the models, the field guide's roles side by side, and both logit lenses. Split from the section's entry
+to keep each file readable; every part reads cached results only (ui/differs_loaders.py, ui/head_loaders.py)."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import models
+import viz
+from models.inspection import compare
+from models.inspection.heads import ROLE_THRESHOLDS, ROLES, label_heads
+from ui import charts
+from ui.differs_loaders import comparison
+from ui.head_loaders import head_roles, logit_lens
+from ui.i18n import md, t, viz_labels
+from ui.loaders import with_status
+from viz.compare import layer_max, partner_grid, unit_map
+
+HEADS_MAX = 64  # up to 64 heads a model, the head × head similarity map is drawn; more: layer × layer best pairs
+BEST_PAIRS = 5  # the best matched pairs named in words
+WHERE_MAX = 6  # heads of one role named in words before "…"
+LENS_WINDOW = 8  # the last positions of each logit lens (half the page's width each)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """The two models of the section and what every part needs to draw them."""
+
+    name_a: str
+    weights_a: str
+    name_b: str
+    weights_b: str
+    text: str
+    scale: float
+    who_a: str
+    who_b: str
+    model_a: models.LiveModel
+    model_b: models.LiveModel
+
+    def by_side(self) -> tuple[tuple[str, str], tuple[str, str], tuple[str, str]]:
+        """(names, weights, labels), each (A's, B's): zip them with st.columns(2)."""
+        return (self.name_a, self.name_b), (self.weights_a, self.weights_b), (self.who_a, self.who_b)
+
+    def model(self, side: str) -> models.LiveModel:
+        return self.model_a if side == "a" else self.model_b
+
+
+def head_kind(model: models.LiveModel) -> str:
+    """What the model's output head predicts, as the messages name it: "decoder" (the next token), "encoder" (masked
+    tokens), "detector" (ELECTRA's discriminator: which tokens were replaced), "encoder-decoder" (the output's next)."""
+    return "detector" if model.config.detector_head else model.config.arch
+
+
+def _linear(model: models.LiveModel) -> bool:
+    """Qwen3.5: Gated DeltaNet layers beside softmax ones (no attention pattern of their own)."""
+    return "linear_attention" in (model.config.layer_types or ())
+
+
+def _layer_names(n: int) -> list[str]:
+    """Residual-stream rows: the embeddings (layer 0), then after each block."""
+    return [t("lens.embedding")] + [f"{t('lbl.layer')} {i}" for i in range(1, n)]
+
+
+def _head(layer: int, head: int) -> str:
+    return f"L{layer + 1}H{head + 1}"
+
+
+def comparison_or_message(pair: Pair):
+    """compare.compare of the two cached traces, or None after a message saying why it cannot be computed."""
+    args = (pair.name_a, pair.weights_a, pair.name_b, pair.weights_b, pair.text)
+    try:
+        return with_status(t("explorer_differs.computing"), comparison, *args)
+    except ValueError as e:
+        st.warning(t("explorer_differs.failed", error=md(e)))
+        return None
+
+
+def cka_part(pair: Pair, cmp) -> None:
+    """Linear CKA of every layer of A against every layer of B over the shared spans, with its shuffled baseline."""
+    st.markdown(f"#### {t('explorer_differs.cka_title')}")
+    cka, base, n = cmp.cka, float(cmp.cka_baseline), len(cmp.shared.spans)
+    left, right = st.columns([3, 1])
+    fig = unit_map(
+        cka,
+        _layer_names(cka.shape[0]),
+        _layer_names(cka.shape[1]),
+        title=t("explorer_differs.cka_fig"),
+        x_title=pair.who_b,
+        y_title=pair.who_a,
+        value_name="CKA",
+        note=t("explorer_differs.baseline_note", base=f"{base:.3f}"),
+        scale=pair.scale,
+    )
+    charts.plot(left, fig, key="differs_cka")
+    right.metric(t("explorer_differs.baseline"), f"{base:.3f}")
+    above = int((cka > base).sum())
+    i, j = np.unravel_index(int(np.argmax(cka)), cka.shape)
+    right.markdown(
+        t(
+            "explorer_differs.cka_read",
+            n=n,
+            base=f"{base:.3f}",
+            above=above,
+            total=cka.size,
+            best=f"{cka[i, j]:.3f}",
+            la=_layer_names(cka.shape[0])[i],
+            lb=_layer_names(cka.shape[1])[j],
+        )
+    )
+    shuffles = inspect.signature(compare.cka_baseline).parameters["n_perm"].default
+    st.caption(t("explorer_differs.cka_caption", n=n, shuffles=shuffles))
+    if "encoder-decoder" in (pair.model_a.config.arch, pair.model_b.config.arch):
+        st.caption(t("explorer_differs.encoder_side"))
+
+
+def _partners(match) -> tuple[np.ndarray, list[list[str]]]:
+    """A's heads [rows, heads]: the similarity to the partner the assignment gave each, and that partner's name."""
+    (rows, n_heads), layers_a = match.shape_a, match.layers_a
+    z = np.full((rows, n_heads), np.nan)
+    names = [[""] * n_heads for _ in range(rows)]
+    for la, ha, lb, hb, s in match.pairs:
+        z[layers_a.index(la), ha] = s
+        names[layers_a.index(la)][ha] = _head(lb, hb)
+    return z, names
+
+
+def heads_part(pair: Pair, cmp) -> None:
+    """A's heads coloured by their Hungarian partner's similarity, the best pairs in words, the similarity map."""
+    st.markdown(f"#### {t('explorer_differs.heads_title')}")
+    match = cmp.heads
+    z, partner_names = _partners(match)
+    fig = partner_grid(
+        z,
+        partner_names,
+        title=t("explorer_differs.partners_fig", a=pair.who_a, b=pair.who_b),
+        value_name=t("explorer_differs.similarity"),
+        partner_name="B",
+        none_name=t("explorer_differs.no_partner"),
+        layers=match.layers_a,
+        labels=viz_labels(),
+        scale=pair.scale,
+    )
+    charts.plot(st, fig, key="differs_partners")
+    best = sorted(match.pairs, key=lambda p: -p[4])[:BEST_PAIRS]
+    words = ", ".join(f"A {_head(la, ha)} ↔ B {_head(lb, hb)} ({s:.2f})" for la, ha, lb, hb, s in best)
+    n_a, n_b = (r * h for r, h in (match.shape_a, match.shape_b))
+    st.markdown(t("explorer_differs.best_pairs", pairs=words, matched=len(match.pairs), n_a=n_a, n_b=n_b))
+    if n_a != n_b:
+        st.markdown(
+            t("explorer_differs.unequal", n_a=n_a, n_b=n_b, left=abs(n_a - n_b), side="A" if n_a > n_b else "B")
+        )
+    sim = match.similarity
+    if n_a <= HEADS_MAX and n_b <= HEADS_MAX:
+        names_a = [_head(layer, h) for layer in match.layers_a for h in range(match.shape_a[1])]
+        names_b = [_head(layer, h) for layer in match.layers_b for h in range(match.shape_b[1])]
+        fig, note = (
+            unit_map(
+                sim,
+                names_a,
+                names_b,
+                title=t("explorer_differs.sim_fig"),
+                x_title=pair.who_b,
+                y_title=pair.who_a,
+                value_name=t("explorer_differs.similarity"),
+                scale=pair.scale,
+            ),
+            "",
+        )
+    else:
+        rows = [f"L{layer + 1}" for layer in match.layers_a]
+        cols = [f"L{layer + 1}" for layer in match.layers_b]
+        best_of = layer_max(sim, match.shape_a, match.shape_b)
+        fig = unit_map(
+            best_of,
+            rows,
+            cols,
+            title=t("explorer_differs.sim_layers_fig"),
+            x_title=pair.who_b,
+            y_title=pair.who_a,
+            value_name=t("explorer_differs.similarity"),
+            scale=pair.scale,
+        )
+        note = t("explorer_differs.sim_aggregated", n_a=n_a, n_b=n_b, most=HEADS_MAX)
+    charts.plot(st, fig, key="differs_head_sim")
+    st.caption(t("explorer_differs.heads_caption", n=len(cmp.shared.spans)) + (" " + note if note else ""))
+    if _linear(pair.model_a) or _linear(pair.model_b):
+        st.caption(t("explorer_differs.heads_linear"))
+
+
+def _role_summary(roles: np.ndarray, role_names: dict[str, str]) -> str:
+    """ "induction 2 (L2H1, L2H4) · previous token 3 (…)": every role some head has, how many, where."""
+    out = []
+    for r in ROLES:
+        where = [_head(int(la), int(h)) for la, h in zip(*np.nonzero(roles == r), strict=True)]
+        if where:
+            shown = ", ".join(where[:WHERE_MAX]) + (", …" if len(where) > WHERE_MAX else "")
+            out.append(f"{role_names[r]} **{len(where)}** ({shown})")
+    return " · ".join(out) or t("explorer_differs.no_roles")
+
+
+def roles_part(pair: Pair) -> None:
+    """The field guide's role of every head of both models, side by side, with who has induction heads and where."""
+    st.markdown(f"#### {t('explorer_differs.roles_title')}")
+    role_names = {r: t(f"heads.role.{r}") for r in ROLES}
+    for col, side, name, weights, label in zip(st.columns(2), "ab", *pair.by_side(), strict=True):
+        col.markdown(f"**{md(label)}**")
+        if _linear(pair.model(side)):
+            col.info(t("explorer_differs.roles_linear"))
+            continue
+        scores = with_status(t("heads.computing", name=md(name)), head_roles, name, weights)
+        roles = label_heads(scores)
+        n_induction = int((roles == "induction").sum())
+        col.markdown(t("explorer_differs.induction", n=n_induction) + " " + _role_summary(roles, role_names))
+        grid = viz.role_grid(
+            roles,
+            scores,
+            role_names,
+            none_name=t("heads.none"),
+            title=t("heads.grid_title"),
+            scale=pair.scale,
+            labels=viz_labels(),
+        )
+        charts.plot(col, grid, key=f"differs_roles_{side}")
+    st.caption(t("explorer_differs.roles_caption", threshold=f"{ROLE_THRESHOLDS['induction']:.2f}"))
+
+
+def lens_part(pair: Pair) -> None:
+    """Both models' logit lens over the prompt's last positions; an encoder or encoder-decoder: why there is none."""
+    st.markdown(f"#### {t('explorer_differs.lens_title')}")
+    for col, side, name, weights, label in zip(st.columns(2), "ab", *pair.by_side(), strict=True):
+        col.markdown(f"**{md(label)}**")
+        kind = head_kind(pair.model(side))
+        if kind != "decoder":
+            col.info(t(f"explorer_differs.lens_no.{kind}"))
+            continue
+        lens = logit_lens(name, weights, pair.text)
+        start = max(0, len(lens["tokens"]) - LENS_WINDOW)
+        fig = viz.lens_table(
+            [row[start:] for row in lens["top"]],
+            lens["top_prob"][:, start:],
+            lens["tokens"][start:],
+            first_position=start,
+            embedding=t("lens.embedding"),
+            top_name=t("lens.top_name"),
+            prob_name=t("lens.prob_name"),
+            title=t("lens.table_title", start=start, end=len(lens["tokens"]) - 1),
+            labels=viz_labels(),
+            scale=pair.scale,
+        )
+        charts.plot(col, fig, key=f"differs_lens_{side}")
+    st.caption(t("explorer_differs.lens_caption", n=LENS_WINDOW) + " " + t("lens.table_caption"))
