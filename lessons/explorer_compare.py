@@ -57,6 +57,11 @@ def heading(name: str) -> None:
     st.markdown(f"**{md(label(name))}**")  # escaped: a compare name comes from the URL
 
 
+def a_only(name: str) -> None:
+    """Over the Explorer's sections that read one model (the neuron view, the sinks, the downloads): which one."""
+    st.markdown(t("explorer_compare.a_only", name=md(label(name))))
+
+
 def say(problem: Problem) -> None:
     fields = {k: md(v) if k in ("name", "error", "reason") else v for k, v in problem.fields.items()}
     st.warning(t(problem.key, **fields), icon=":material/compare:")
@@ -155,20 +160,6 @@ def same_depth(layer: int, head: int, layers_a: int, layers_b: int, heads_b: int
     return (round(layer * (layers_b - 1) / (layers_a - 1)) if layers_a > 1 else 0), min(head, heads_b - 1)
 
 
-def _pickers(cfg, n_heads: int, with_head: bool) -> tuple[int, int]:
-    """B's own layer and head (c_layer, c_head): the shared controls' pickers, under B's keys."""
-    controls._clamp("c_layer", cfg.n_layers)  # one B does not have (a link's, or an earlier model B's): the first
-    controls._clamp("c_head", n_heads)
-    cols = st.columns(2)
-    with cols[0]:
-        controls._pick(t("ctl.layer"), cfg.n_layers, "c_layer")
-    if with_head:
-        with cols[1]:
-            controls._pick(t("ctl.head"), n_heads, "c_head")
-    shell.track("c_layer", "c_head")
-    return st.session_state["c_layer"], st.session_state["c_head"]
-
-
 def kind_for(kind_a: str, arch_b: str) -> str:
     """The same attention in B when B has it, else B's main one (a decoder has no cross attention)."""
     kinds = controls.ARCH_KINDS[arch_b]
@@ -193,10 +184,12 @@ def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: s
     cfg = b.model.config
     hybrid = "linear_attention" in (cfg.layer_types or ())
     n_heads = max(cfg.n_heads, cfg.linear_value_heads) if hybrid else cfg.n_heads
-    if st.session_state.get("c_same"):
+    follows = bool(st.session_state.get("c_same"))  # B's pickers then show where A's put it, and take no click
+    if follows:
         moved = same_depth(v.layer, v.head, cfg_a.n_layers, cfg.n_layers, n_heads)
         st.session_state["c_layer"], st.session_state["c_head"] = moved
-    layer, head = _pickers(cfg, n_heads, v.view != "lines")
+    pickers = dict(keys=("c_layer", "c_head"), n_heads=n_heads, stacked=True, disabled=follows)
+    layer, head = controls.layer_head(cfg, v.view != "lines", **pickers)
     ids, cut = b.model.source_ids(text)
     if len(ids) > viz.LONG_TOKENS:  # the long views' zoom and window controls are the left column's
         st.info(t("explorer_compare.long", n=viz.LONG_TOKENS))

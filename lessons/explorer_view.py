@@ -90,6 +90,8 @@ def prompt_and_figure(model: models.LiveModel, v: View | None, second: Second | 
     if drawn is None:  # a forward still running, or Qwen3.5's own page
         return
     shown, what = drawn
+    if second is not None:
+        compare.a_only(settings.model)  # the sections below read model A alone
     neuron_section(settings, model, tr, v.kind, v.layer, v.head, text, target)  # self-attention only
     raw, value_norms = tr.attention[v.kind], tr.value_norms[v.kind]
     if v.kind != "decoder.cross" and isinstance(raw, AttentionLayers):  # long: each layer is a recompute
@@ -121,10 +123,11 @@ def _compared(settings: state.Settings, model: models.LiveModel, tr, v: View, b:
     """Model A in the left column (its pickers keep the keys layer and head), B in the right; what differs below.
     Returns A's view with the layer and head picked here, and what _column drew for A."""
     compare.note(settings.model, b.name)
-    left, right = st.columns(2)  # they stack by themselves on a narrow screen
+    # they stack by themselves on a narrow screen; on a projector too, but for these two (ui/css.py: cmp_cols)
+    left, right = st.container(key="cmp_cols").columns(2)
     with left:
         compare.heading(settings.model)
-        layer, head = controls.layer_head(model.config, with_head=v.view != "lines")
+        layer, head = controls.layer_head(model.config, with_head=v.view != "lines", stacked=True)
         v = dataclasses.replace(v, layer=layer, head=head)
         drawn = _column(settings, model, tr, v)
     with right:

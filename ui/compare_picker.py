@@ -63,7 +63,7 @@ def draw() -> None:
         if message is not None:
             key, commands = message
             st.info(t(key))
-            st.code("\n".join(commands), language="bash")
+            st.code("\n".join(commands), language="bash", wrap_lines=True)  # the sidebar is narrow
 
 
 def pair(preset: str) -> tuple[str, str, str | None] | tuple[str, list[str]]:

@@ -26,13 +26,13 @@ def _clamp(name: str, n: int) -> int:
 SEGMENTS_MAX = 8  # more buttons than this overflow a half-width column (MiniLM has 12 heads)
 
 
-def _pick(label: str, n: int, key: str) -> None:
+def _pick(label: str, n: int, key: str, disabled: bool = False) -> None:
     """Buttons 1..n for a few choices; a slider when there are many."""
     number = lambda i: str(i + 1)  # noqa: E731
     if n <= SEGMENTS_MAX:
-        st.segmented_control(label, list(range(n)), format_func=number, key=key, required=True)
+        st.segmented_control(label, list(range(n)), format_func=number, key=key, required=True, disabled=disabled)
     else:
-        st.select_slider(label, list(range(n)), format_func=number, key=key)
+        st.select_slider(label, list(range(n)), format_func=number, key=key, disabled=disabled)
 
 
 @dataclass(frozen=True)
@@ -51,18 +51,32 @@ def softmax_layers_or_stop(cfg: models.ModelConfig | Depth) -> None:
         shell.stop()
 
 
-def layer_head(cfg: models.ModelConfig | Depth, with_head: bool = True) -> tuple[int, int]:
-    softmax_layers_or_stop(cfg)  # Qwen3.5: its trace's rows are not its layer numbers
-    _clamp("layer", cfg.n_layers)
-    _clamp("head", cfg.n_heads)
-    cols = st.columns(2)
+def layer_head(
+    cfg: models.ModelConfig | Depth,
+    with_head: bool = True,
+    keys: tuple[str, str] = ("layer", "head"),
+    n_heads: int | None = None,
+    stacked: bool = False,
+    disabled: bool = False,
+) -> tuple[int, int]:
+    """Layer and head pickers under `keys` (the Explorer's second model has its own, issue 44). stacked: the head
+    under the layer, for a half-width column, where two side by side hid MiniLM's sixth layer button. n_heads: the
+    heads to offer when they are not cfg.n_heads (a Qwen3.5 column of the Explorer's comparison: its linear layers'
+    value heads); without it a model with linear-attention layers stops here."""
+    if n_heads is None:
+        softmax_layers_or_stop(cfg)  # Qwen3.5: its trace's rows are not its layer numbers
+    n_heads = cfg.n_heads if n_heads is None else n_heads
+    layer, head = keys
+    _clamp(layer, cfg.n_layers)
+    _clamp(head, n_heads)
+    cols = (st.container(), st.container()) if stacked else st.columns(2)
     with cols[0]:
-        _pick(t("ctl.layer"), cfg.n_layers, "layer")
+        _pick(t("ctl.layer"), cfg.n_layers, layer, disabled)
     if with_head:
         with cols[1]:
-            _pick(t("ctl.head"), cfg.n_heads, "head")
-    shell.track("layer", "head")
-    return st.session_state["layer"], st.session_state["head"]
+            _pick(t("ctl.head"), n_heads, head, disabled)
+    shell.track(layer, head)
+    return st.session_state[layer], st.session_state[head]
 
 
 ARCH_KINDS = {"encoder": ("encoder.self",), "decoder": ("decoder.self",), "encoder-decoder": ATTENTION_KINDS}

@@ -19,6 +19,13 @@ html { font-size: 18px; }
 [data-testid="stHorizontalBlock"]:has(.js-plotly-plot) { flex-direction: column; }
 [data-testid="stHorizontalBlock"]:has(.js-plotly-plot) > [data-testid="stColumn"] {
   width: 100% !important; flex: 1 1 100% !important; }
+/* ... but the Explorer's two models stay side by side (issue 44): stacked, their heatmaps were a screen apart. A phone
+   still stacks them (Streamlit's own rule below 640 px). */
+@media (min-width: 641px) {
+  .st-key-cmp_cols [data-testid="stHorizontalBlock"]:has(.js-plotly-plot) { flex-direction: row; }
+  .st-key-cmp_cols [data-testid="stHorizontalBlock"]:has(.js-plotly-plot) > [data-testid="stColumn"] {
+    width: calc(50% - 0.5rem) !important; flex: 1 1 0 !important; }
+}
 </style>"""
 
 

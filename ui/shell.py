@@ -367,7 +367,7 @@ def track(*names: str) -> None:
 def finish_run() -> None:
     names = st.session_state.pop("_url_names", [])
     st.session_state["_url_names_last"] = names  # a page part's own rerun declares them again (body.page_part)
-    state.keep_prompt()
+    state.keep_params()
     sync_url(names)
 
 

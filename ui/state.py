@@ -20,20 +20,23 @@ def ensure(name: str) -> None:
     """Give a widget key its default before the widget is drawn (widgets then take no value=). The prompt's is the
     language's (params.DEFAULT_PROMPTS), remembered as put there by the app: follow_language may replace it."""
     if name not in st.session_state:
-        if name == "prompt" and "_prompt_kept" in st.session_state:  # dropped by a page change (keep_prompt)
-            st.session_state[name] = st.session_state["_prompt_kept"]
+        kept = st.session_state.get("_params_kept", {})
+        if name in kept:  # dropped by a page change (keep_params)
+            st.session_state[name] = kept[name]
             return
         st.session_state[name] = default(name)
         if name in BY_LANGUAGE:
             st.session_state[f"_auto_{name}"] = st.session_state[name]
 
 
-def keep_prompt() -> None:
-    """At the end of every run: the prompt as a value of the session's own. The Explorer draws its prompt box in
-    a fragment of its own (lessons/explorer_view.py); a page change from there dropped the box's value in
-    Chromium, and the next page opened on the default prompt. ensure("prompt") then finds it here."""
-    if "prompt" in st.session_state:
-        st.session_state["_prompt_kept"] = st.session_state["prompt"]
+def keep_params() -> None:
+    """At the end of every run: every parameter's value as a value of the session's own. A page change drops the
+    values of widgets the new page does not draw in the same place: the Explorer draws its prompt box in a fragment of
+    its own (lessons/explorer_view.py), and a page change from there dropped the box's value in Chromium; the Layer
+    and Head the student clicked were dropped the same way going from the Explorer to the Masks page (their widgets
+    there are other widgets under the same keys), and both came back as 1. ensure() then finds each here."""
+    ss = st.session_state
+    ss["_params_kept"] = {name: ss[name] for name in PARAMS if name in ss}
 
 
 def default(name: str) -> object:

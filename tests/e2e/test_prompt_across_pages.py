@@ -1,6 +1,6 @@
 """The prompt follows the student from page to page in Chromium, to and from the Explorer, whose prompt box is drawn
 in a fragment of its own (lessons/explorer_view.py) while the other pages' is app.py's: a page change from the
-Explorer once opened the next page on the default prompt (ui/state.keep_prompt)."""
+Explorer once opened the next page on the default prompt (ui/state.keep_params)."""
 
 from __future__ import annotations
 
@@ -40,3 +40,29 @@ def test_a_prompt_typed_on_the_explorer_is_on_the_next_page_and_back(browser, ap
         go_to(page, "Attention Explorer")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("then alice gave bob", timeout=FIRST_DRAW_MS)
         expect(page.locator(".js-plotly-plot .ytick text", has_text="gave").first).to_be_visible(timeout=FIRST_DRAW_MS)
+
+
+def checked(page: Page, label: str) -> str:
+    """The number shown selected in the page's Layer or Head buttons."""
+    group = page.get_by_test_id("stMain").get_by_role("radiogroup", name=label, exact=True).first
+    return next(r.inner_text() for r in group.get_by_role("radio").all() if r.get_attribute("aria-checked") == "true")
+
+
+def test_the_layer_and_head_clicked_on_the_explorer_stay_across_pages(browser, app_url: str) -> None:
+    """Layer 2 and Head 3 clicked on the Explorer are the Masks page's too, and the Explorer's again when the student
+    comes back (both came back as 1: the page change dropped the clicked values, state.keep_params)."""
+    with new_page(browser, app_url, 1366, 900) as page:
+        page.goto("/explorer")
+        page.locator(".js-plotly-plot").first.wait_for(timeout=FIRST_DRAW_MS)
+        for label, value in (("Layer", "2"), ("Head", "3")):
+            group = page.get_by_test_id("stMain").get_by_role("radiogroup", name=label, exact=True).first
+            group.get_by_role("radio", name=value, exact=True).click()
+            page.wait_for_timeout(150)
+            page.wait_for_function(IDLE_JS, timeout=FIRST_DRAW_MS)
+        expect(page).to_have_url(re.compile(r"layer=2&head=3"), timeout=FIRST_DRAW_MS)
+        go_to(page, "Masks")
+        expect(page).to_have_url(re.compile(r"/masks\?layer=2&head=3"), timeout=FIRST_DRAW_MS)
+        assert (checked(page, "Layer"), checked(page, "Head")) == ("2", "3")
+        go_to(page, "Attention Explorer")
+        expect(page).to_have_url(re.compile(r"/explorer\?layer=2&head=3"), timeout=FIRST_DRAW_MS)
+        assert (checked(page, "Layer"), checked(page, "Head")) == ("2", "3")

@@ -1,6 +1,10 @@
 """Strings of the Explorer's second model (issue 44): the picker, the two columns, the presets (lessons/explorer_compare.py)."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    "explorer_compare.a_only": {
+        "en": "**Model A only** (**{name}**): the sections below read the left column's model.",
+        "zh": "**仅模型 A**（**{name}**）：以下各部分只针对左栏的模型。",
+    },
     "explorer_compare.label": {"en": "Compare with…", "zh": "对比模型…"},
     "explorer_compare.help": {
         "en": "A second model on the same prompt: every figure of the Explorer is drawn for both, side by side. "
