@@ -62,10 +62,19 @@ def differs_section(name_a: str, weights_a: str, name_b: str, weights_b: str, te
     parts.lens_part(pair)
 
 
-def _specials(side: dict) -> str:
-    """The template tokens a model put around the text ([BOS]; [CLS] … [SEP]), as code: they cover no character."""
-    found = [tok for tok, span in zip(side["tokens"], side["spans"], strict=True) if span is None]
-    return " ".join(code_span(tok) for tok in found) or t("explorer_differs.no_specials")
+def _reads(who: str, side: dict) -> str:
+    """ "A · … reads 11 tokens: 9 from the prompt's text and the special tokens [CLS] [SEP]": every position, as the
+    token chips above the column count them, split into the text's tokens and the template's (they cover no
+    character)."""
+    found = [code_span(tok) for tok in side["specials"]]
+    form = "none" if not found else "one" if len(found) == 1 else "many"
+    return t(
+        f"explorer_differs.tokens_reads.{form}",
+        who=md(who),
+        n_all=len(side["tokens"]),
+        n=side["n_text"],
+        specials=" ".join(found),
+    )
 
 
 def tokens_part(pair: parts.Pair, lined: dict) -> None:
@@ -73,25 +82,21 @@ def tokens_part(pair: parts.Pair, lined: dict) -> None:
     st.markdown(f"#### {t('explorer_differs.tokens_title')}")
     a, b, shared = lined["a"], lined["b"], lined["shared"]
     st.markdown(
-        t(
-            "explorer_differs.tokens_count",
-            a=md(pair.who_a),
-            n_a=a["n_text"],
-            s_a=_specials(a),
-            b=md(pair.who_b),
-            n_b=b["n_text"],
-            s_b=_specials(b),
-            shared=len(shared.spans),
-        )
+        _reads(pair.who_a, a)
+        + " "
+        + _reads(pair.who_b, b)
+        + " "
+        + t("explorer_differs.tokens_shared", shared=len(shared.spans))
     )
     cuts = sorted({x for span in shared.spans for x in span})
-    rows = [(pair.who_a, a["tokens"], a["spans"]), (pair.who_b, b["tokens"], b["spans"])]
+    rows = [("A", a["tokens"], a["spans"]), ("B", b["tokens"], b["spans"])]  # the sentence above names A and B
     fig = token_rows(
         rows,
         pair.text,
         cuts=cuts,
         title=t("explorer_differs.tokens_fig"),
         x_title=t("explorer_differs.characters"),
+        hover_names=[pair.who_a, pair.who_b],
         scale=pair.scale,
     )
     charts.plot(st, fig, key="differs_tokens")

@@ -1,6 +1,7 @@
 """The measured parts of "What differs" (lessons/explorer_differs.py): CKA between the two residual streams, heads
-matched across the models, the field guide's roles side by side, and both logit lenses. Split from the section's entry
-to keep each file readable; every part reads cached results only (ui/differs_loaders.py, ui/head_loaders.py)."""
+matched across the models, the field guide's roles of both and both logit lenses (A above B, each at full width).
+Split from the section's entry to keep each file readable; every part reads cached results only
+(ui/differs_loaders.py, ui/head_loaders.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from viz.compare import layer_max, partner_grid, unit_map
 HEADS_MAX = 64  # up to 64 heads a model, the head × head similarity map is drawn; more: layer × layer best pairs
 BEST_PAIRS = 5  # the best matched pairs named in words
 WHERE_MAX = 6  # heads of one role named in words before "…"
-LENS_WINDOW = 8  # the last positions of each logit lens (half the page's width each)
+LENS_WINDOW = 12  # the last positions of each logit lens (each drawn at the page's full width)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Pair:
     model_b: models.LiveModel
 
     def by_side(self) -> tuple[tuple[str, str], tuple[str, str], tuple[str, str]]:
-        """(names, weights, labels), each (A's, B's): zip them with st.columns(2)."""
+        """(names, weights, labels), each (A's, B's): zip them with st.columns(2), or draw A above B."""
         return (self.name_a, self.name_b), (self.weights_a, self.weights_b), (self.who_a, self.who_b)
 
     def model(self, side: str) -> models.LiveModel:
@@ -167,6 +168,7 @@ def heads_part(pair: Pair, cmp) -> None:
                 x_title=pair.who_b,
                 y_title=pair.who_a,
                 value_name=t("explorer_differs.similarity"),
+                signed=True,
                 scale=pair.scale,
             ),
             "",
@@ -183,9 +185,17 @@ def heads_part(pair: Pair, cmp) -> None:
             x_title=pair.who_b,
             y_title=pair.who_a,
             value_name=t("explorer_differs.similarity"),
+            signed=True,
             scale=pair.scale,
         )
-        note = t("explorer_differs.sim_aggregated", n_a=n_a, n_b=n_b, most=HEADS_MAX)
+        note = t(
+            "explorer_differs.sim_aggregated",
+            n_a=n_a,
+            n_b=n_b,
+            la=len(rows),
+            lb=len(cols),
+            most=HEADS_MAX,
+        )
     charts.plot(st, fig, key="differs_head_sim")
     st.caption(t("explorer_differs.heads_caption", n=len(cmp.shared.spans)) + (" " + note if note else ""))
     if _linear(pair.model_a) or _linear(pair.model_b):
@@ -204,18 +214,19 @@ def _role_summary(roles: np.ndarray, role_names: dict[str, str]) -> str:
 
 
 def roles_part(pair: Pair) -> None:
-    """The field guide's role of every head of both models, side by side, with who has induction heads and where."""
+    """The field guide's role of every head of both models, A's grid above B's (each at the page's full width: a
+    12-head grid in half a column overlaps its labels), with who has induction heads and where."""
     st.markdown(f"#### {t('explorer_differs.roles_title')}")
     role_names = {r: t(f"heads.role.{r}") for r in ROLES}
-    for col, side, name, weights, label in zip(st.columns(2), "ab", *pair.by_side(), strict=True):
-        col.markdown(f"**{md(label)}**")
+    for side, name, weights, label in zip("ab", *pair.by_side(), strict=True):
+        st.markdown(f"##### {md(label)}")
         if _linear(pair.model(side)):
-            col.info(t("explorer_differs.roles_linear"))
+            st.info(t("explorer_differs.roles_linear"))
             continue
         scores = with_status(t("heads.computing", name=md(name)), head_roles, name, weights)
         roles = label_heads(scores)
         n_induction = int((roles == "induction").sum())
-        col.markdown(t("explorer_differs.induction", n=n_induction) + " " + _role_summary(roles, role_names))
+        st.markdown(t("explorer_differs.induction", n=n_induction) + " " + _role_summary(roles, role_names))
         grid = viz.role_grid(
             roles,
             scores,
@@ -225,18 +236,19 @@ def roles_part(pair: Pair) -> None:
             scale=pair.scale,
             labels=viz_labels(),
         )
-        charts.plot(col, grid, key=f"differs_roles_{side}")
+        charts.plot(st, grid, key=f"differs_roles_{side}")
     st.caption(t("explorer_differs.roles_caption", threshold=f"{ROLE_THRESHOLDS['induction']:.2f}"))
 
 
 def lens_part(pair: Pair) -> None:
-    """Both models' logit lens over the prompt's last positions; an encoder or encoder-decoder: why there is none."""
+    """Both models' logit lens over the prompt's last positions, A's table above B's (each at the page's full width, so
+    its cells can carry their tokens); an encoder or encoder-decoder: why there is none."""
     st.markdown(f"#### {t('explorer_differs.lens_title')}")
-    for col, side, name, weights, label in zip(st.columns(2), "ab", *pair.by_side(), strict=True):
-        col.markdown(f"**{md(label)}**")
+    for side, name, weights, label in zip("ab", *pair.by_side(), strict=True):
+        st.markdown(f"##### {md(label)}")
         kind = head_kind(pair.model(side))
         if kind != "decoder":
-            col.info(t(f"explorer_differs.lens_no.{kind}"))
+            st.info(t(f"explorer_differs.lens_no.{kind}"))
             continue
         lens = logit_lens(name, weights, pair.text)
         start = max(0, len(lens["tokens"]) - LENS_WINDOW)
@@ -252,5 +264,5 @@ def lens_part(pair: Pair) -> None:
             labels=viz_labels(),
             scale=pair.scale,
         )
-        charts.plot(col, fig, key=f"differs_lens_{side}")
+        charts.plot(st, fig, key=f"differs_lens_{side}")
     st.caption(t("explorer_differs.lens_caption", n=LENS_WINDOW) + " " + t("lens.table_caption"))

@@ -30,14 +30,17 @@ def compared_trace(name: str, weights: str, text: str) -> tuple[models.LiveModel
 @st.cache_data(show_spinner=False, max_entries=32)
 def lined_up(name_a: str, weights_a: str, name_b: str, weights_b: str, text: str) -> dict:
     """Both tokenizations of text with each position's character span (compare.token_spans), how many tokens each made
-    from the text, and the spans both cut the same way (compare.shared_spans)."""
+    from the text (n_text) and the template tokens around them (specials: [BOS]; [CLS] … [SEP]), and the spans both
+    cut the same way (compare.shared_spans)."""
     out = {}
     for side, name, weights in (("a", name_a, weights_a), ("b", name_b, weights_b)):
         model = get_model(name, weights)
         ids = model.source_ids(text)[0]
         before, after = model.template
+        tokens = model.tokenizer.token_strs(ids)
         out[side] = dict(
-            tokens=model.tokenizer.token_strs(ids),
+            tokens=tokens,
+            specials=tokens[: len(before)] + tokens[len(ids) - len(after) :],
             spans=compare.token_spans(model, text),
             n_text=len(ids) - len(before) - len(after),
             arch=model.config.arch,

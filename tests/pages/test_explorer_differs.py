@@ -61,9 +61,16 @@ def _softmax_top(model: models.LiveModel, text: str, k: int = 5) -> np.ndarray:
     return torch.topk(torch.softmax(logits, -1), k).values.numpy()
 
 
-def _counts(model: models.LiveModel, text: str) -> int:
+def _counts(model: models.LiveModel, text: str) -> tuple[int, int]:
+    """(every position, as the token chips above the column count them; the tokens of the text alone)."""
     before, after = model.template
-    return len(model.source_ids(text)[0]) - len(before) - len(after)
+    n_all = len(model.source_ids(text)[0])
+    return n_all, n_all - len(before) - len(after)
+
+
+def _reads(model: models.LiveModel, text: str) -> str:
+    n_all, n = _counts(model, text)
+    return f"reads **{n_all}** tokens" + (f": **{n}** from the prompt's text" if n_all != n else f", all **{n}**")
 
 
 def test_decoder_against_encoder():
@@ -71,7 +78,8 @@ def test_decoder_against_encoder():
     dec, enc = models.load("decoder"), models.load("encoder")
     np.testing.assert_allclose(_z(titled(at, "Linear CKA")), _expected_cka(dec, enc, TEXT), atol=1e-6)
     text = markdown_text(at)
-    assert f"made **{_counts(dec, TEXT)}** tokens" in text and f"made **{_counts(enc, TEXT)}**" in text
+    assert _reads(dec, TEXT) in text and _reads(enc, TEXT) in text
+    assert "the special tokens `[CLS]` `[SEP]`." in text  # the encoder's: 2 more than its text's tokens
     shown = [float(p) for p in at.dataframe[1].value.iloc[:, 1]]  # [0]: the shared spans, [1]: A's next tokens
     np.testing.assert_allclose(shown, _softmax_top(dec, TEXT), atol=1e-4)
     infos = " ".join(i.value for i in at.info)
@@ -86,6 +94,10 @@ def test_a_model_against_itself_is_diagonal_and_matched_to_itself():
     np.testing.assert_allclose(np.diag(cka), 1.0, atol=1e-9)
     grid = titled(at, "coloured by their partner")
     np.testing.assert_allclose(_z(grid), 1.0, atol=1e-9)
+    full = titled(at, "Pattern correlation of every head")  # one −1…1 scale for both
+    assert (grid["data"][0]["zmin"], grid["data"][0]["zmax"]) == (full["data"][0]["zmin"], full["data"][0]["zmax"])
+    assert (grid["data"][0]["zmin"], grid["data"][0]["zmax"]) == (-1.0, 1.0)
+    assert "need not be its single best match" in " ".join(c.value for c in at.caption)
     for layer, row in enumerate(grid["data"][0]["customdata"]):
         for head, hover in enumerate(row):
             assert hover.startswith(f"L{layer + 1}H{head + 1} → B L{layer + 1}H{head + 1}<br>"), hover
@@ -98,12 +110,14 @@ def test_many_heads_are_drawn_layer_by_layer(monkeypatch):
     at = _open("decoder", "encoder")
     fig = titled(at, "Best pair of heads for each pair of layers")
     assert _z(fig).shape == (2, 2) and fig["data"][0]["y"] == ["L1", "L2"]
-    assert any("more than 4 cannot be read as a head × head map" in c.value for c in at.caption)
+    assert fig["data"][0]["zmin"] == -1.0 and fig["data"][0]["zmax"] == 1.0
+    assert any("the 8 × 8 head × head map is shown per pair of layers (2 × 2 cells" in c.value for c in at.caption)
 
 
 def test_chinese():
     at = _open("decoder", "encoder", text="小明喜欢猫，猫也喜欢小明。", lang="zh")
     assert at.subheader[0].value == "差异在哪里：逐项测量" and "词元对齐" in markdown_text(at)
+    assert "个来自输入文本" in markdown_text(at)
     assert any("编码器不预测下一个词元" in i.value for i in at.info)
 
 
@@ -151,7 +165,7 @@ def test_a_tiny_bert_and_a_chinese_prompt(local):
     at = _open("tiny-gpt2", "tiny-bert", text=text)
     a, b = _load("tiny-gpt2"), _load("tiny-bert")
     shown = markdown_text(at)
-    assert f"made **{_counts(a, text)}** tokens" in shown and f"made **{_counts(b, text)}**" in shown
+    assert _reads(a, text) in shown and _reads(b, text) in shown
     assert any("No logit lens" in i.value for i in at.info)
 
 

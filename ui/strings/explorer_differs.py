@@ -24,14 +24,22 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # ---------------------------------------------------------------- tokens
     "explorer_differs.tokens_title": {"en": "1. Tokens lined up", "zh": "1. 词元对齐"},
-    "explorer_differs.tokens_count": {
-        "en": "**{a}** made **{n_a}** tokens from the prompt (special tokens added: {s_a}), **{b}** made **{n_b}** "
-        "(special tokens added: {s_b}). Where both cut at the same place, the prompt falls into **{shared}** "
-        "shared spans.",
-        "zh": "**{a}** 把输入切成 **{n_a}** 个词元（另加特殊词元：{s_a}），**{b}** 切成 **{n_b}** 个（另加特殊词元：{s_b}）。"
-        "按两者相同的切分位置，输入分成 **{shared}** 个共同片段。",
+    "explorer_differs.tokens_reads.many": {
+        "en": "**{who}** reads **{n_all}** tokens: **{n}** from the prompt's text and the special tokens {specials}.",
+        "zh": "**{who}** 读入 **{n_all}** 个词元：**{n}** 个来自输入文本，另有特殊词元 {specials}。",
     },
-    "explorer_differs.no_specials": {"en": "none", "zh": "无"},
+    "explorer_differs.tokens_reads.one": {
+        "en": "**{who}** reads **{n_all}** tokens: **{n}** from the prompt's text and the special token {specials}.",
+        "zh": "**{who}** 读入 **{n_all}** 个词元：**{n}** 个来自输入文本，另有特殊词元 {specials}。",
+    },
+    "explorer_differs.tokens_reads.none": {
+        "en": "**{who}** reads **{n_all}** tokens, all **{n}** from the prompt's text (it adds no special token).",
+        "zh": "**{who}** 读入 **{n_all}** 个词元，全部 **{n}** 个来自输入文本（不添加特殊词元）。",
+    },
+    "explorer_differs.tokens_shared": {
+        "en": "Where both cut at the same place, the prompt falls into **{shared}** shared spans.",
+        "zh": "按两者相同的切分位置，输入分成 **{shared}** 个共同片段。",
+    },
     "explorer_differs.tokens_fig": {
         "en": "Each model's tokens over the prompt's characters",
         "zh": "每个模型的词元在输入字符上的位置",
@@ -153,22 +161,25 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每对层之间最相近的一对头",
     },
     "explorer_differs.sim_aggregated": {
-        "en": "A has {n_a} heads and B {n_b}: more than {most} cannot be read as a head × head map, so each cell "
-        "here is the highest correlation of any head of that layer of A with any head of that layer of B.",
-        "zh": "A 有 {n_a} 个头，B 有 {n_b} 个：超过 {most} 个头时无法读成头 × 头的图，因此这里每个格子是 A 的该层任一头与 "
-        "B 的该层任一头之间的最高相关系数。",
+        "en": "A has {n_a} heads and B {n_b}: the {n_a} × {n_b} head × head map is shown per pair of layers "
+        "({la} × {lb} cells; a head × head map is drawn up to {most} heads a model), each cell the best pair's "
+        "correlation: the highest of any head of that layer of A with any head of that layer of B.",
+        "zh": "A 有 {n_a} 个头，B 有 {n_b} 个：{n_a} × {n_b} 的头 × 头相关图按层对显示（{la} × {lb} 个格子；每个模型不超过 "
+        "{most} 个头时才画头 × 头的图），每个格子是最佳一对头的相关系数：A 该层任一头与 B 该层任一头之间的最高值。",
     },
     "explorer_differs.heads_caption": {
         "en": "Each head's pattern over the {n} shared spans: row s is the attention of the last token of span s, "
         "summed over the tokens of each span and renormalised over the shared spans (what falls on special tokens "
         "differs between tokenizers). Similarity: the Pearson correlation of two heads' flattened patterns (1: the "
         "same pattern). Pairs: the one-to-one assignment of A's heads to B's with the largest total similarity "
-        "(the Hungarian algorithm, Kuhn 1955). Grid: A's heads (layers down), each cell naming its partner in B "
-        "and their correlation.",
+        "(the Hungarian algorithm, Kuhn 1955). The assignment maximises the total over all pairs, so a head's partner "
+        "need not be its single best match. Colours: −1 (blue) to 1 (red), white at 0, in both figures. Grid: A's "
+        "heads (layers down), each cell naming its partner in B and their correlation.",
         "zh": "每个头在 {n} 个共同片段上的模式：第 s 行是片段 s 的最后一个词元的注意力，按片段把其中各词元的权重相加，并在共同片段"
         "上重新归一化（落在特殊词元上的权重因分词器而异）。相似度：两个头展平后的模式之间的皮尔逊相关系数（1：模式相同）。"
-        "配对：把 A 的头一一分配给 B 的头，使总相似度最大（匈牙利算法，Kuhn 1955）。网格：A 的头（纵向为层），每格写出它在 B "
-        "中的配对头及相关系数。",
+        "配对：把 A 的头一一分配给 B 的头，使总相似度最大（匈牙利算法，Kuhn 1955）。"
+        "分配最大化的是所有配对的总和，因此一个头的配对头不一定是与它单独最相近的那个头。颜色：−1（蓝）到 1（红），0 为白色，"
+        "两幅图相同。网格：A 的头（纵向为层），每格写出它在 B 中的配对头及相关系数。",
     },
     "explorer_differs.heads_linear": {
         "en": "Qwen3.5's Gated DeltaNet layers have no softmax attention pattern: only its softmax-attention layers "
@@ -176,7 +187,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "Qwen3.5 的 Gated DeltaNet 层没有 softmax 注意力模式：只对它的 softmax 注意力层配对（保留原层号）。",
     },
     # ---------------------------------------------------------------- roles
-    "explorer_differs.roles_title": {"en": "5. The field guide's roles side by side", "zh": "5. 图鉴角色并排对比"},
+    "explorer_differs.roles_title": {"en": "5. The field guide's roles in both", "zh": "5. 两个模型的图鉴角色"},
     "explorer_differs.induction": {"en": "**{n}** induction heads.", "zh": "**{n}** 个归纳头。"},
     "explorer_differs.no_roles": {"en": "no head passes a role's threshold", "zh": "没有头超过任何角色的阈值"},
     "explorer_differs.roles_linear": {
