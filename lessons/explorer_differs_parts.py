@@ -156,38 +156,17 @@ def heads_part(pair: Pair, cmp) -> None:
             t("explorer_differs.unequal", n_a=n_a, n_b=n_b, left=abs(n_a - n_b), side="A" if n_a > n_b else "B")
         )
     sim = match.similarity
+    axes = dict(x_title=pair.who_b, y_title=pair.who_a, value_name=t("explorer_differs.similarity"), signed=True)
     if n_a <= HEADS_MAX and n_b <= HEADS_MAX:
         names_a = [_head(layer, h) for layer in match.layers_a for h in range(match.shape_a[1])]
         names_b = [_head(layer, h) for layer in match.layers_b for h in range(match.shape_b[1])]
-        fig, note = (
-            unit_map(
-                sim,
-                names_a,
-                names_b,
-                title=t("explorer_differs.sim_fig"),
-                x_title=pair.who_b,
-                y_title=pair.who_a,
-                value_name=t("explorer_differs.similarity"),
-                signed=True,
-                scale=pair.scale,
-            ),
-            "",
-        )
+        fig = unit_map(sim, names_a, names_b, title=t("explorer_differs.sim_fig"), scale=pair.scale, **axes)
+        note = ""
     else:
         rows = [f"L{layer + 1}" for layer in match.layers_a]
         cols = [f"L{layer + 1}" for layer in match.layers_b]
         best_of = layer_max(sim, match.shape_a, match.shape_b)
-        fig = unit_map(
-            best_of,
-            rows,
-            cols,
-            title=t("explorer_differs.sim_layers_fig"),
-            x_title=pair.who_b,
-            y_title=pair.who_a,
-            value_name=t("explorer_differs.similarity"),
-            signed=True,
-            scale=pair.scale,
-        )
+        fig = unit_map(best_of, rows, cols, title=t("explorer_differs.sim_layers_fig"), scale=pair.scale, **axes)
         note = t(
             "explorer_differs.sim_aggregated",
             n_a=n_a,

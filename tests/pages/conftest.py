@@ -30,3 +30,15 @@ def local(folder, monkeypatch):
     """The app lists the test module's `folder` of tiny published models (each module builds its own)."""
     monkeypatch.setenv("ATTENTION_LAB_MODELS", str(folder))
     return folder
+
+
+@pytest.fixture()
+def hf_home(tmp_path, monkeypatch):
+    """A throwaway Hugging Face cache (its hub folder yielded): the app lists the models a test lays out in it, and
+    scans again after the test, so the next one does not see them."""
+    from ui import params
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    yield tmp_path / "hf" / "hub"
+    params.refresh_models()

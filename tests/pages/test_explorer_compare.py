@@ -36,14 +36,6 @@ def sources(tmp_path_factory):
     return src
 
 
-@pytest.fixture
-def hub(tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
-    yield tmp_path / "hf" / "hub"
-    params.refresh_models()
-
-
 def cached(hub_dir, repos: dict) -> None:
     """repos: {"org/name": {revision: folder}} into the throwaway cache, then the app's model list scanned again."""
     for repo, revs in repos.items():
@@ -73,9 +65,9 @@ def compare_page(**query):
     return open_app("explorer", prompt=PROMPT, precision="float32", **query)
 
 
-def test_two_revisions_of_one_repo_match_transformers(hub, sources):
+def test_two_revisions_of_one_repo_match_transformers(hf_home, sources):
     repo = "EleutherAI/cmp-revisions"
-    cached(hub, {repo: {"step1000": sources / "gpt2-1", "step3000": sources / "gpt2-2"}})
+    cached(hf_home, {repo: {"step1000": sources / "gpt2-1", "step3000": sources / "gpt2-2"}})
     a, b = f"{repo}@step1000", f"{repo}@step3000"
     at = compare_page(model=a, compare=b, layer="1", head="3", c_layer="2", c_head="4")
     za, zb = two_heatmaps(at)
@@ -87,8 +79,8 @@ def test_two_revisions_of_one_repo_match_transformers(hub, sources):
     assert not at.warning
 
 
-def test_two_repos_with_different_tokenizers(hub, sources):
-    cached(hub, {"org/cmp-gpt2": {"main": sources / "gpt2-1"}, "org/cmp-llama": {"main": sources / "llama"}})
+def test_two_repos_with_different_tokenizers(hf_home, sources):
+    cached(hf_home, {"org/cmp-gpt2": {"main": sources / "gpt2-1"}, "org/cmp-llama": {"main": sources / "llama"}})
     at = compare_page(model="org/cmp-gpt2", compare="org/cmp-llama", c_layer="2", c_head="2")
     za, zb = two_heatmaps(at)
     np.testing.assert_allclose(za, hf_attention("org/cmp-gpt2", PROMPT)[0][0, 0].numpy(), atol=1e-4)
@@ -98,8 +90,8 @@ def test_two_repos_with_different_tokenizers(hub, sources):
     assert len(hms[1]["y"]) == len(hms[0]["y"]) + 1
 
 
-def test_the_right_columns_pickers_are_its_own_and_same_depth_moves_them(hub, sources):
-    cached(hub, {"org/cmp-two": {"main": sources / "gpt2-1"}, "org/cmp-deep": {"main": sources / "deep"}})
+def test_the_right_columns_pickers_are_its_own_and_same_depth_moves_them(hf_home, sources):
+    cached(hf_home, {"org/cmp-two": {"main": sources / "gpt2-1"}, "org/cmp-deep": {"main": sources / "deep"}})
     at = compare_page(model="org/cmp-two", compare="org/cmp-deep", layer="2", head="4")
     assert len(at.segmented_control(key="layer").options) == 2 and len(at.segmented_control(key="head").options) == 4
     assert (
@@ -129,8 +121,8 @@ def test_a_model_not_on_this_machine_is_a_message_and_model_a_is_drawn():
     assert "lab:gqa" in " ".join(w.value for w in at.warning).replace("\\", "") and len(heatmaps(at)) == 1
 
 
-def test_a_pair_over_the_size_limit_names_both_sizes(hub, sources, monkeypatch):
-    cached(hub, {"org/cmp-big-a": {"main": sources / "gpt2-1"}, "org/cmp-big-b": {"main": sources / "gpt2-2"}})
+def test_a_pair_over_the_size_limit_names_both_sizes(hf_home, sources, monkeypatch):
+    cached(hf_home, {"org/cmp-big-a": {"main": sources / "gpt2-1"}, "org/cmp-big-b": {"main": sources / "gpt2-2"}})
     size = params.local_models()["org/cmp-big-a"].params
     monkeypatch.setenv("ATTENTION_LAB_MAX_PARAMS", str(int(size * 1.5)))  # one fits, the two together do not
     params.refresh_models()
@@ -194,7 +186,7 @@ def test_lab_variant_untrained_says_how_to_train_and_trained_is_drawn():
 
 
 @pytest.mark.parametrize("preset", ["pythia", "instruct", "learned", "gqa", "encoder"])
-def test_presets_with_nothing_cached(hub, preset):
+def test_presets_with_nothing_cached(hf_home, preset):
     params.refresh_models()
     at = open_app("explorer", prompt=PROMPT)
     at.sidebar.pills(key="compare_preset").set_value(preset).run()
@@ -209,10 +201,11 @@ def test_presets_with_nothing_cached(hub, preset):
         assert len(heatmaps(at)) >= 2 and any("bidirectional encoder" in c.value for c in at.caption)
 
 
-def test_pythia_preset_picks_the_earliest_and_latest_checkpoint(hub, sources):
+def test_pythia_preset_picks_the_earliest_and_latest_checkpoint(hf_home, sources):
     repo = "EleutherAI/pythia-cmp"
     cached(
-        hub, {repo: {"step1000": sources / "gpt2-1", "step3000": sources / "gpt2-2", "step2000": sources / "gpt2-1"}}
+        hf_home,
+        {repo: {"step1000": sources / "gpt2-1", "step3000": sources / "gpt2-2", "step2000": sources / "gpt2-1"}},
     )
     at = open_app("explorer", prompt=PROMPT)
     at.sidebar.pills(key="compare_preset").set_value("pythia").run()

@@ -27,14 +27,6 @@ def sources(tmp_path_factory):
     return src
 
 
-@pytest.fixture
-def hf_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
-    yield tmp_path / "hf" / "hub"
-    params.refresh_models()
-
-
 def _figure(at, lang: str) -> dict:
     found = [f for f in figures(at) if TITLE[lang] in str(f["layout"].get("title", {}).get("text", ""))]
     assert len(found) == 1, [f["layout"].get("title") for f in figures(at)]
