@@ -15,6 +15,7 @@ import streamlit as st
 
 import models
 import viz
+from lessons.explorer_differs import differs_section
 from lessons.explorer_linear import draw as draw_linear
 from lessons.explorer_linear import layer_matrix
 from models import variants
@@ -24,11 +25,6 @@ from ui.compare_params import LAB_RECIPE, lab_change
 from ui.i18n import code_span, md, names, t
 from ui.loaders import greedy_target, lab_model, training_jobs, with_status
 from ui.long_runs import trace_or_partial
-
-try:  # the "what differs" section (issue 44, another part of it): the page runs without it
-    from lessons.explorer_differs import differs_section
-except ImportError:  # pragma: no cover - present once that part lands
-    differs_section = None
 
 PREFIX = "c_"  # the right column's element keys: c_heatmap, c_grid, c_focus, ... (the left keeps the old ones)
 POLL_S = 1.0  # a lab variant's training progress line
@@ -217,8 +213,8 @@ def _hybrid(tr, view: str, layer: int, head: int, scale: float) -> None:
 
 def differs(settings: state.Settings, b: Second, text: str) -> None:
     """Below the two columns: what differs between them (lessons/explorer_differs.py), for two loadable models."""
-    if differs_section is not None and b.lab is None:
-        differs_section(settings.model, settings.weights, b.name, b.weights, text, settings.figure_scale)
+    # a lab variant too: ui/loaders.get_model reads `lab:<change>` from the lab's cache
+    differs_section(settings.model, settings.weights, b.name, b.weights, text, settings.figure_scale)
 
 
 def note(model: str, compare: str) -> None:

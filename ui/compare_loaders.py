@@ -14,12 +14,11 @@ import json
 import torch
 
 import models
-from models import variants
 from models.core import precision
 from models.published import checkpoints, hub
 
 from . import precision_keys, shell, trace_cache
-from .compare_params import LAB_CHANGES, LAB_PREFIX, LAB_RECIPE, lab_change
+from .compare_params import LAB_CHANGES, LAB_PREFIX, LAB_RECIPE, lab_change, lab_entry
 from .loaders import _slim, computed, get_model, lab_model, training_jobs
 from .params import local_models
 
@@ -59,10 +58,7 @@ def weights_of(name: str, weights_a: str) -> str:
 
 def lab_variant(change: str) -> Lab:
     """The shipped decoder's configuration with the change, and the name its trained weights have in the cache."""
-    base = get_model("decoder").config
-    cfg = dataclasses.replace(base, **LAB_CHANGES[change])
-    key = variants.variant_key(cfg, cfg.seed, recipe=LAB_RECIPE)
-    return Lab(change, cfg, json.dumps(cfg.to_dict(), sort_keys=True), key)
+    return Lab(change, *lab_entry(get_model("decoder").config, change))
 
 
 def train_command(lab: Lab) -> str:

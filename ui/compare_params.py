@@ -7,8 +7,12 @@ being dropped as a bad parameter (ui/compare_loaders.py decides what a name is).
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from collections.abc import Callable
+
+from models import ModelConfig, variants
 
 from .url import BOOL, Param
 
@@ -42,6 +46,13 @@ def lab_change(name: str) -> str | None:
     """ "gqa" for "lab:gqa"; None for any other name (lab:<unknown> included: not a variant this app trains)."""
     change = name[len(LAB_PREFIX) :] if name.startswith(LAB_PREFIX) else None
     return change if change in LAB_CHANGES else None
+
+
+def lab_entry(decoder: ModelConfig, change: str) -> tuple[ModelConfig, str, str]:
+    """A lab variant's configuration (the shipped decoder's with the change), its JSON (ui/loaders.lab_model's cache
+    key) and the name its trained weights have in the lab's cache."""
+    cfg = dataclasses.replace(decoder, **LAB_CHANGES[change])
+    return cfg, json.dumps(cfg.to_dict(), sort_keys=True), variants.variant_key(cfg, cfg.seed, recipe=LAB_RECIPE)
 
 
 def lab_names() -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from models.tokenizer import BPETokenizer
 from models.training import mlm, snapshots
 
 from . import precision_keys, trace_cache
+from .compare_params import lab_change, lab_entry
 from .params import MAX_NEW, local_models
 
 # Sessions are the parallelism (one script thread per rerun): torch's intra-op threads only added a
@@ -89,6 +90,9 @@ def get_model(name: str, weights: str = "trained") -> models.LiveModel:
     model's (or MiniLM's) in that precision rather than the process's (ui/precision_keys.py); for a toy model
     the same entry as "trained" (they always run float32)."""
     base, dtype = precision_keys.split(weights)
+    if (change := lab_change(name)) is not None:  # the Explorer's lab variant (issue 44): the lab's own cached model
+        _, config_json, key = lab_entry(get_model("decoder").config, change)
+        return lab_model(config_json, key if base == "trained" else None)
     entry = local_models().get(name)
     if dtype is not None and entry is None and name not in models.PRETRAINED:
         return get_model(name, base)  # a toy: one shared model whatever the session's precision

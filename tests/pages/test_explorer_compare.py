@@ -180,6 +180,9 @@ def test_lab_variant_untrained_says_how_to_train_and_trained_is_drawn():
         _, zb = two_heatmaps(at)
         want = loaders.lab_model(lab.config_json, lab.key).run(PROMPT).attention["decoder.self"][1, 2]
         np.testing.assert_allclose(zb, want, atol=1e-6)
+        # what differs is measured for a lab variant too (ui/loaders.get_model reads lab:<change> from the cache)
+        assert [s.value for s in at.subheader if s.value == "What differs, measured"] and not at.warning
+        assert "8 pairs (8 heads in A, 8 in B)" in " ".join(m.value for m in at.markdown)
     finally:
         variants.entry_path(lab.key, loaders.training_jobs().root).unlink()
         loaders.training_jobs.clear()
