@@ -40,13 +40,18 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "explorer_compare.look.learned": {
         "en": "The toy decoder (RoPE) beside the same configuration with learned position embeddings, trained here by the "
-        "lab's induction recipe. On the repeated names, the RoPE decoder's layer-2 heads attend to the token after the "
-        "earlier copy; in the lab's budget the learned-positions variant was measured not to form that induction head. "
-        "The two were not trained alike: the shipped decoder for 3,300 steps, the variant for the lab's 1,000. To see "
-        "what the shorter training alone changes, compare with lab:rope (this decoder's configuration, trained here by "
-        "the same recipe).",
-        "zh": "玩具解码器（RoPE）与同一配置但使用可学习位置嵌入的变体并排；后者由架构实验室的归纳配方在本机训练。在重复出现的名字上，RoPE 解码器第 2 层的头会关注前一次出现之后的词元；实测在实验室的训练预算内，可学习位置嵌入的变体没有形成这种归纳头。两者的训练并不相同：随应用提供的解码器训练了 3,300 步，变体只训练了实验室的 1,000 步。"
-        "想看训练较短本身带来的差别，请与 lab:rope 比较（该解码器的同一配置，在本机以同一配方训练）。",
+        "lab's induction recipe. On the repeated names, look in layer 2 for heads that attend to the token after the "
+        "earlier copy (induction), and read the roles below to see which model formed them. RoPE puts the offset between "
+        "two tokens into every q·k; with learned positions a head has to learn it from absolute embeddings. (At the lab's "
+        "default width, d_model 64, learned positions formed no induction head in 1,000 steps where RoPE did; at this "
+        "decoder's width, 128, see for yourself.) The two were not trained alike: the shipped decoder for 3,300 steps, "
+        "the variant for the lab's 1,000. To see what the shorter training alone changes, compare with lab:rope (this "
+        "decoder's configuration, trained here by the same recipe).",
+        "zh": "玩具解码器（RoPE）与同一配置但使用可学习位置嵌入的变体并排；后者由架构实验室的归纳配方在本机训练。在重复出现的名字上，看第 2 层"
+        "有没有关注前一次出现之后那个词元的头（归纳头），并读下面的角色图，看哪个模型形成了它们。RoPE 把两个词元之间的偏移放进每一个 q·k；"
+        "使用可学习位置嵌入时，注意力头必须从绝对位置嵌入中自己学会偏移。（在实验室的默认宽度 d_model 64 下，可学习位置嵌入训练 1,000 步"
+        "没有形成归纳头，而 RoPE 形成了；在这个解码器的宽度 128 下，请自己看。）两者的训练并不相同：随应用提供的解码器训练了 3,300 步，"
+        "变体只训练了实验室的 1,000 步。想看训练较短本身带来的差别，请与 lab:rope 比较（该解码器的同一配置，在本机以同一配方训练）。",
     },
     "explorer_compare.look.gqa": {
         "en": "The right one shares each key/value head between two query heads (grouped-query attention: 2 key/value "
