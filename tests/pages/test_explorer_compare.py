@@ -253,3 +253,17 @@ def test_the_picker_is_the_explorers_and_markup_in_the_link_is_refused():
     at = compare_page(compare="<script>alert(1)</script>")
     assert not at.exception and len(heatmaps(at)) == 1
     assert at.sidebar.selectbox(key="compare").value == ""
+
+
+@pytest.mark.parametrize(
+    "a, b", [(a, b) for a in models.AVAILABLE for b in models.AVAILABLE if a != b], ids="{0[0]}-{0[1]}".format
+)
+def test_every_pair_of_shipped_models(a, b):
+    """Every ordered pair of the app's own models draws both columns and what differs, without an exception; where a
+    part cannot apply (an encoder's next token or logit lens) it says so in a message."""
+    at = open_app("explorer", model=a, compare=b, prompt="the cat sat on the mat . 1234")
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(heatmaps(at)) >= 2 and [s.value for s in at.subheader if s.value == "What differs, measured"]
+    decoders = sum(name == "decoder" for name in (a, b))
+    lens = [m.value for m in at.info if "logit lens" in m.value]
+    assert len(lens) == 2 - decoders, lens  # the lens reads a decoder's next-token head: a message for the others
