@@ -157,7 +157,7 @@ def test_english_and_chinese(lang):
     za, zb = two_heatmaps(at)
     assert (np.triu(za, 1) > 0).any() and (np.triu(zb, 1) == 0).all()  # bidirectional left, causal right
     assert at.toggle(key="c_same").label == {"en": "Same depth", "zh": "相同深度"}[lang]
-    assert at.sidebar.selectbox(key="compare").label == {"en": "Compare with…", "zh": "对比模型…"}[lang]
+    assert at.sidebar.selectbox(key="compare").label == {"en": "Compare with…", "zh": "比较对象…"}[lang]
     headings = " ".join(m.value for m in at.main.markdown)
     assert {"en": "Decoder", "zh": "解码器"}[lang] in headings
 

@@ -5,7 +5,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**Model A only** (**{name}**): the sections below read the left column's model.",
         "zh": "**仅模型 A**（**{name}**）：以下各部分只针对左栏的模型。",
     },
-    "explorer_compare.label": {"en": "Compare with…", "zh": "对比模型…"},
+    "explorer_compare.label": {"en": "Compare with…", "zh": "比较对象…"},
     "explorer_compare.help": {
         "en": "A second model on the same prompt: every figure of the Explorer is drawn for both, side by side. "
         "The link carries it as ?compare=.",
@@ -90,7 +90,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "explorer_compare.missing": {
         "en": "{name} is not on this machine: model A is shown alone. Put its folder in a folder of `ATTENTION_LAB_MODELS`, or "
         "pick a model from “Compare with…”.",
-        "zh": "本机没有 {name}：只显示模型 A。请把它的文件夹放入 `ATTENTION_LAB_MODELS` 所列的文件夹，或在“对比模型…”中选择一个模型。",
+        "zh": "本机没有 {name}：只显示模型 A。请把它的文件夹放入 `ATTENTION_LAB_MODELS` 所列的文件夹，或在“比较对象…”中选择一个模型。",
     },
     "explorer_compare.missing_hub": {
         "en": "{name} is not on this machine: model A is shown alone. Fetch it with:",
