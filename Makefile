@@ -73,11 +73,13 @@ N ?= 3
 replicas: setup  ## serve N replicas (default 3) behind HAProxy on http://localhost:8500
 	$(PY) deploy/replicas.py --replicas $(N) --port 8500
 
-# `make test TEST_WORKERS=2` runs the suite on 2 pytest-xdist workers, each test file on one worker (--dist
-# loadfile keeps a file's server and browser fixtures together): 13 min instead of 19 on 2 cores. Not yet the
-# default: in one of two such runs the Chinese sidebar walk's click from Heads to Similarity did not change the page
-# (tests/e2e/test_sidebar_walk.py; issue 41), which one process has never shown.
-TEST_WORKERS ?= 0
+# `make test` runs the suite on 2 pytest-xdist workers (`make test TEST_WORKERS=0`: in one process), each test file on
+# one worker (--dist loadfile keeps a file's server and browser fixtures together): 13.5 min instead of 19 on 2 cores.
+# Both workers stay busy to the end (they finished 0.2-5 s apart) and fixtures are under 4% of the time, so another
+# --dist or order gains nothing: what is left is the tests' own work, 57% of it the browser tests (issue 41). These
+# wait for a run's end by the app's own state, and for the sidebar's groups to stop folding before a click there
+# (tests/e2e/conftest.py: IDLE_JS, sidebar_at_rest), which under load had lost the sidebar walk's clicks.
+TEST_WORKERS ?= 2
 test: setup browser  ## lint, then every test (model, figure, page and real-browser tests)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)

@@ -38,14 +38,16 @@ classroom.read_link()  # ?teach= / ?join=: taken out of the address bar before t
 ignored = url.restore_once(params.PARAMS, params.ALIASES)  # first: a link's model picks the run's lane
 state.carry_values()  # every parameter's value, before any widget draws it (a page change, a fragment's app rerun)
 with shell.run_slot(early):  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS, HEAVY)
+    under_model = shell.sidebar()  # language and model first: a class switches models on every page
     home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)
     lessons = {
         lesson.name: st.Page(lesson.path, title=t(f"nav.{lesson.name}"), icon=lesson.icon, url_path=lesson.name)
         for lesson in LESSONS
     }
     page = st.navigation([home, *lessons.values()], position="hidden")  # listed by ui/nav.py, in groups
-    # language and model first: a class switches models on every page; the Explorer's "Compare with…" under the model
-    shell.sidebar(compare_picker.draw if page.url_path == "explorer" else None)
+    if page.url_path == "explorer":  # its "Compare with…" right under the model picker (issue 44)
+        with under_model:
+            compare_picker.draw()
     nav.draw(st.sidebar, home, lessons, page.url_path)
     goto = guides.pending_page()  # a guided lesson's Back / Next: its state is applied in the next run
     if goto in lessons:

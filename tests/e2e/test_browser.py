@@ -14,6 +14,8 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import sidebar_at_rest
+
 HEATMAP_TICKS = ".js-plotly-plot .ytick text"
 FIRST_DRAW_MS = 40_000  # the first page of the session loads torch and the model
 DRAW_MS = 15_000
@@ -217,7 +219,9 @@ def test_chinese_sidebar_shows_no_english(page: Page) -> None:
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar).to_contain_text("训练、规模与缩放")  # the last group's title
     for summary in sidebar.get_by_test_id("stExpander").locator("summary").all():
+        sidebar_at_rest(page)  # the groups below the one opened last have stopped moving
         summary.click()
+    sidebar_at_rest(page)
     expect(sidebar).to_contain_text("模型规模与缩放定律")  # a page of the last group
     expect(sidebar.get_by_role("combobox", name="模型")).to_be_visible()
     expect(sidebar).to_contain_text("演示模式")

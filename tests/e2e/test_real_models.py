@@ -70,7 +70,18 @@ def chips(page: Page) -> list[str]:
 
 
 def picker_options(page: Page, lang: str) -> list[str]:
-    page.get_by_test_id("stSidebar").get_by_role("combobox", name=MODEL_LABEL[lang]).click()
+    """The model picker's options, as its opened menu lists them. The picker is scrolled into view first, and clicked
+    once the sidebar has stopped scrolling: below an open "Add a model…" panel (and the Explorer's "Compare with…")
+    the sidebar can be scrolled past it, and Playwright's own scroll before the click arrived after the menu opened:
+    the menu closes on a scroll (react-aria), and the picker was left focused with no option shown."""
+    picker = page.get_by_test_id("stSidebar").get_by_role("combobox", name=MODEL_LABEL[lang])
+    picker.scroll_into_view_if_needed()
+    page.wait_for_function(  # the same position in two frames running
+        """e => new Promise(r => { const y = e.getBoundingClientRect().top;
+            requestAnimationFrame(() => requestAnimationFrame(() => r(e.getBoundingClientRect().top === y))); })""",
+        arg=picker.element_handle(),
+    )
+    picker.click()
     options = page.get_by_role("option")
     expect(options.first).to_be_visible()
     return options.all_text_contents()

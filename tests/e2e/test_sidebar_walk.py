@@ -12,12 +12,11 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import new_page
+from tests.e2e.conftest import IDLE_JS, new_page, sidebar_at_rest
 from ui.pages import LESSONS
 from ui.strings import TABLES
 
 FIRST_DRAW_MS = 120_000
-IDLE_JS = "() => !document.querySelector('[data-testid=stStatusWidget]')"
 NAV_MODEL = next(table["model.decoder"] for table in TABLES.values() if "model.decoder" in table)
 NAV = {key: entry for table in TABLES.values() for key, entry in table.items() if key.startswith("nav.")}
 
@@ -27,7 +26,7 @@ def title(name: str, lang: str) -> str:
 
 
 def settle(page: Page) -> None:
-    page.wait_for_timeout(150)  # the rerun's status widget appears a moment after the click
+    page.wait_for_timeout(150)  # the rerun starts a moment after the click
     page.wait_for_function(IDLE_JS, timeout=FIRST_DRAW_MS)
 
 
@@ -43,10 +42,12 @@ def go(page: Page, name: str, lang: str) -> None:
     sidebar = page.get_by_test_id("stSidebar")
     link = sidebar.locator(f"a[href='{name}']")
     group = sidebar.get_by_test_id("stExpander").filter(has=page.locator(f"a[href='{name}']"))
+    sidebar_at_rest(page)  # the last page change folded the group it left and unfolded the one it went to
     for _ in range(3):  # folded (its links inert): open it; a click during the page's first paint may be lost
         if link.evaluate("a => !a.closest('[inert]')"):
             break
         group.locator("summary").click()
+        sidebar_at_rest(page)  # unfolded: its links are no longer inert at once, but still moving and clipped
         with contextlib.suppress(PlaywrightTimeout):
             link.wait_for(state="attached", timeout=100)
             page.wait_for_function(f"() => !document.querySelector(\"[data-testid=stSidebar] a[href='{name}']\")"
