@@ -14,7 +14,6 @@ from collections.abc import Callable
 import streamlit as st
 
 import models
-import viz
 from lessons.explorer_differs import differs_section
 from lessons.explorer_linear import draw as draw_linear
 from lessons.explorer_linear import layer_matrix
@@ -175,7 +174,7 @@ def _trace(settings: state.Settings, b: Second, text: str, target: str | None):
 
 def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: str | None, draw: Callable) -> None:
     """The right column: B's heading, its pickers, and draw(model, trace, view, prefix) of the Explorer's figure;
-    what cannot apply to B (a long prompt, a view of a hybrid model) is said instead."""
+    what cannot apply to B (a view of a hybrid model) is said instead; a long prompt gets its own zoom (c_zoom_q)."""
     heading(b.name)
     cfg = b.model.config
     hybrid = "linear_attention" in (cfg.layer_types or ())
@@ -186,11 +185,7 @@ def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: s
         st.session_state["c_layer"], st.session_state["c_head"] = moved
     pickers = dict(keys=("c_layer", "c_head"), n_heads=n_heads, stacked=True, disabled=follows)
     layer, head = controls.layer_head(cfg, v.view != "lines", **pickers)
-    ids, cut = b.model.source_ids(text)
-    if len(ids) > viz.LONG_TOKENS:  # the long views' zoom and window controls are the left column's
-        st.info(t("explorer_compare.long", n=viz.LONG_TOKENS))
-        return
-    if cut:
+    if b.model.source_ids(text)[1]:  # cut at its max_len
         st.caption(t("prompt.truncated", n=len(b.model.tokenizer.encode(text)), max_len=cfg.max_len))
     tr = _trace(settings, b, text, target)
     if hybrid:

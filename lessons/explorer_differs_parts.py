@@ -98,6 +98,8 @@ def cka_part(pair: Pair, cmp) -> None:
         scale=pair.scale,
     )
     charts.plot(left, fig, key="differs_cka")
+    if cmp.n_shared > n:  # a long prompt: its last spans (compare.MAX_SPANS), said once, over the CKA map and the heads
+        st.caption(t("explorer_differs.spans_cut", n=n, total=cmp.n_shared))
     right.metric(t("explorer_differs.baseline"), f"{base:.3f}")
     above = int((cka > base).sum())
     i, j = np.unravel_index(int(np.argmax(cka)), cka.shape)

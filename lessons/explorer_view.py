@@ -169,7 +169,8 @@ def _figure(
         return t("explorer.norm_suffix", title=title) if v.norm else title
 
     if v.view == "grid":  # a long prompt: a window of it (lessons/explorer_long.py), read layer by layer
-        qs, ks = window("grid", q_tokens, k_tokens, grid_width(len(raw), model.config.n_heads), model.config.n_heads)
+        n_heads = model.config.n_heads
+        qs, ks = window("grid", q_tokens, k_tokens, grid_width(len(raw), n_heads), n_heads, prefix=prefix)
         at = dict(q_start=qs.start, k_start=ks.start)
         att = np.stack([rows(n)[:, qs, ks] for n in range(len(raw))])
         fig = viz.heads_grid(att, zmax=zmax, selected=(layer, head), scale=scale, labels=labels, **at)
@@ -182,7 +183,7 @@ def _figure(
         shown, what = att, f"{v.kind} [layers, heads, queries {qs.start}.., keys {ks.start}..]"
     elif v.view == "lines":
         focus = _focus(q_tokens, f"{prefix}focus")
-        qs, ks = window("lines", q_tokens, k_tokens, LINES_WINDOW, model.config.n_heads, follow=focus)
+        qs, ks = window("lines", q_tokens, k_tokens, LINES_WINDOW, model.config.n_heads, follow=focus, prefix=prefix)
         att = rows(layer)[:, qs, ks]
         focus = focus - qs.start if focus is not None and qs.start <= focus < qs.stop else None
         fig = viz.head_view(att, q_tokens[qs], k_tokens[ks], focus=focus, scale=scale, labels=labels,
@@ -201,9 +202,8 @@ def _figure(
             shown, title = rows(layer, head), t("explorer.head_title", layer=layer + 1, head=head + 1)
         title = titled(title)
         if viz.is_long(*np.shape(shown)):  # a picture and a zoom (lessons/explorer_long.py)
-            long_matrix(
-                shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels, key=f"{prefix}heatmap"
-            )
+            at = dict(key=f"{prefix}heatmap", prefix=prefix)  # the second model's column has its own zoom (issue 44)
+            long_matrix(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels, **at)
         else:
             fig = viz.heatmap(shown, q_tokens, k_tokens, title=title, zmax=zmax, scale=scale, labels=labels)
             shell.plot(fig, f"{prefix}heatmap", shown, q_tokens, k_tokens)

@@ -6,7 +6,7 @@ Token spans and the shared spans are in compare_spans.py; everything a page need
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -141,12 +141,19 @@ def match_heads(
 
 @dataclass(frozen=True)
 class Comparison:
-    shared: Shared
+    shared: Shared  # the spans compared: the last MAX_SPANS of those the two tokenizations share
     cka: np.ndarray  # [La+1, Lb+1]
     cka_baseline: float
     heads: HeadMatch
     kind_a: str  # "decoder.self" for a decoder; "encoder.self" for encoders and encoder-decoders (source side)
     kind_b: str
+    n_shared: int = 0  # every span the two share (more than len(shared.spans) when a long prompt was cut to MAX_SPANS)
+
+
+# The spans compared at most: a head's pattern over S spans is S² numbers and the CKA map's Gram matrices (L+1)·S² per
+# model, so a 2,000-token prompt on a 24-layer, 14-head model would need gigabytes. The last spans are kept: there
+# every token has read the most of the prompt (an induction head's second copy is there too).
+MAX_SPANS = 256
 
 
 def _side(model, trace, text: str) -> tuple[str, str, list]:
@@ -170,10 +177,14 @@ def compare(model_a, trace_a, model_b, trace_b, text: str) -> Comparison:
             f"the two tokenizers share {len(shared.spans)} span(s) of this text; comparing needs at least 2: "
             "use a longer prompt"
         )
+    n_shared = len(shared.spans)
+    if n_shared > MAX_SPANS:
+        keep = slice(n_shared - MAX_SPANS, n_shared)
+        shared = Shared(*(getattr(shared, f.name)[keep] for f in fields(Shared)))
     ha, hb = trace_a.hidden[stream_a], trace_b.hidden[stream_b]
     cka = cka_map(ha, hb, shared.last_a, shared.last_b)
     base = cka_baseline(ha, hb, shared.last_a, shared.last_b)
     pat_a = span_patterns(trace_a.attention[kind_a], shared.last_a, shared.members_a)
     pat_b = span_patterns(trace_b.attention[kind_b], shared.last_b, shared.members_b)
     heads = match_heads(pat_a, pat_b, trace_a.layers.get(kind_a), trace_b.layers.get(kind_b))
-    return Comparison(shared, cka, base, heads, kind_a, kind_b)
+    return Comparison(shared, cka, base, heads, kind_a, kind_b, n_shared)

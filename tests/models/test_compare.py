@@ -342,3 +342,16 @@ def test_a_run_cut_at_max_len(dec, tiny):
     assert all(a[1] == b[0] for a, b in itertools.pairwise(sh.spans))
     res = compare(dec, dec.run(text), short, short.run(text), text)
     assert res.cka.shape == (dec.config.n_layers + 1, short.config.n_layers + 1)
+
+
+def test_a_long_prompt_is_compared_on_its_last_spans(dec, monkeypatch):
+    """More shared spans than MAX_SPANS: the comparison keeps the last ones (a head's pattern is S² numbers), and
+    says how many there were."""
+    tr = dec.run(EN)
+    whole = compare(dec, tr, dec, tr, EN)
+    monkeypatch.setattr(cmp, "MAX_SPANS", 4)
+    cut = compare(dec, tr, dec, tr, EN)
+    assert cut.n_shared == whole.n_shared == len(whole.shared.spans) > 4
+    assert cut.shared.spans == whole.shared.spans[-4:] and cut.shared.last_a == whole.shared.last_a[-4:]
+    assert cut.cka.shape == whole.cka.shape and np.allclose(np.diag(cut.cka), 1.0)
+    assert all(sim == pytest.approx(1.0) for *_, sim in cut.heads.pairs)

@@ -107,3 +107,17 @@ def test_a_long_chinese_prompt_draws_and_its_link_is_cut_with_a_note(long_env):
     assert 600 <= len(linked) < 700  # ≈ 660 Chinese characters: 9 bytes each once percent-encoded
     assert STRINGS["prompt.link_cut"]["zh"].format(n=len(linked)) in [c.value for c in at.caption]
     assert zoom_figure(at)["data"][0]["y"][1] == f"1 {tokens[1]}"
+
+
+def test_a_long_prompt_beside_a_second_model_has_a_zoom_of_its_own(long_env):
+    """?compare= on a long prompt (issue 44): each column draws its picture and its own zoom; B's sliders (c_zoom_q,
+    c_zoom_k) move B's zoom alone."""
+    at = explorer(ENGLISH, compare=NAME, precision="float32")
+    tokens = tokens_of(ENGLISH)
+    pictures = [f for f in figures(at) if [tr["type"] for tr in f["data"]] == ["image", "scatter"]]
+    assert len(pictures) == 2
+    at.slider(key="c_zoom_q").set_value((1000, 1099)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    zooms = [f["data"][0] for f in figures(at) if f["data"][0].get("type") == "heatmap" and "y" in f["data"][0]]
+    assert zooms[0]["y"][:2] == [f"0 {tokens[0]}", f"1 {tokens[1]}"]  # A's zoom stays at the start
+    assert zooms[1]["y"] == [f"{i} {tokens[i]}" for i in range(1000, 1100)]  # B's moved

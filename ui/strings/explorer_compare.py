@@ -147,11 +147,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "(L_A − 1))), and its head is the left's, or its last.",
         "zh": "右侧模型的层跟随左侧，取相同的相对深度（round(层 × (L_B − 1) / (L_A − 1))）；头与左侧相同，若没有该头则取最后一个。",
     },
-    "explorer_compare.long": {
-        "en": "This prompt is longer than {n} tokens for this model: side by side, the second model is drawn for "
-        "prompts up to {n} tokens. Open it alone (as model A) for a long prompt.",
-        "zh": "对此模型而言，输入超过 {n} 个词元：并排对比时，第二个模型只为 {n} 个词元以内的输入绘图。长输入请把它作为模型 A 单独打开。",
-    },
     "explorer_compare.other_kind": {
         "en": "This model has no {missing}: its {kind} is shown.",
         "zh": "此模型没有{missing}：显示它的{kind}。",

@@ -1,6 +1,12 @@
 """Strings of the Explorer's second model (issue 44): what differs between the two models, measured (lessons/explorer_differs.py)."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    "explorer_differs.spans_cut": {
+        "en": "This prompt has {total} shared spans: parts 3 and 4 compare its last {n} (a head's pattern over S spans "
+        "is S² numbers per head; the end of the prompt is where each token has read the most).",
+        "zh": "这个提示词共有 {total} 个共同片段：第 3、4 部分只比较最后 {n} 个（一个头在 S 个片段上的模式有 S² 个数；"
+        "提示词的末尾是每个词元读过内容最多的地方）。",
+    },
     "explorer_differs.title": {"en": "What differs, measured", "zh": "差异在哪里：逐项测量"},
     "explorer_differs.intro": {
         "en": "Both models read the same prompt. Below, each difference is measured on it live: where the two "
