@@ -16,8 +16,8 @@ import viz
 from models.inspection import compare
 from models.inspection.heads import ROLE_THRESHOLDS, ROLES, label_heads
 from ui import charts
-from ui.differs_loaders import comparison
-from ui.head_loaders import head_roles, logit_lens
+from ui.differs_loaders import comparison, lens_tail
+from ui.head_loaders import head_roles
 from ui.i18n import md, t, viz_labels
 from ui.loaders import with_status
 from viz.compare import layer_max, partner_grid, unit_map
@@ -231,17 +231,19 @@ def lens_part(pair: Pair) -> None:
         if kind != "decoder":
             st.info(t(f"explorer_differs.lens_no.{kind}"))
             continue
-        lens = logit_lens(name, weights, pair.text)
-        start = max(0, len(lens["tokens"]) - LENS_WINDOW)
+        lens = with_status(
+            t("explorer_differs.running", name=md(label)), lens_tail, name, weights, pair.text, LENS_WINDOW
+        )
+        start = lens["start"]
         fig = viz.lens_table(
-            [row[start:] for row in lens["top"]],
-            lens["top_prob"][:, start:],
-            lens["tokens"][start:],
+            lens["top"],
+            lens["top_prob"],
+            lens["tokens"],
             first_position=start,
             embedding=t("lens.embedding"),
             top_name=t("lens.top_name"),
             prob_name=t("lens.prob_name"),
-            title=t("lens.table_title", start=start, end=len(lens["tokens"]) - 1),
+            title=t("lens.table_title", start=start, end=start + len(lens["tokens"]) - 1),
             labels=viz_labels(),
             scale=pair.scale,
         )

@@ -184,3 +184,17 @@ def test_qwen35s_linear_layers_are_messages_not_tracebacks(local):
     soft = [i for i, kind in enumerate(cfg.layer_types) if kind != "linear_attention"]
     rows = titled(at, "coloured by their partner")["data"][0]["y"]
     assert rows == [f"layer {i + 1}" for i in soft]
+
+
+def test_the_lens_of_the_last_positions_is_the_whole_lens_there():
+    """lens_tail runs the lens on the last n rows of the residual stream only: each position's row is its own, so the
+    rows equal the whole lens's (ui/head_loaders.logit_lens, the lens page's)."""
+    from ui.differs_loaders import lens_tail
+    from ui.head_loaders import logit_lens
+
+    text = "alice met bob at the park . then alice gave bob a"
+    tail, whole = lens_tail("decoder", "trained", text, 4), logit_lens("decoder", "trained", text)
+    n = len(whole["tokens"])
+    assert tail["start"] == n - 4 and tail["tokens"] == whole["tokens"][-4:]
+    assert tail["top"] == [row[-4:] for row in whole["top"]]
+    np.testing.assert_allclose(tail["top_prob"], whole["top_prob"][:, -4:], rtol=1e-6)
