@@ -155,6 +155,15 @@ def same_depth(layer: int, head: int, layers_a: int, layers_b: int, heads_b: int
     return (round(layer * (layers_b - 1) / (layers_a - 1)) if layers_a > 1 else 0), min(head, heads_b - 1)
 
 
+SIDE_BY_SIDE = 5  # buttons a quarter of a 1366 px page holds (MiniLM's sixth layer was cut off)
+
+
+def stacked(n_layers: int, n_heads: int) -> bool:
+    """A column's Head under its Layer when either has more buttons than a quarter of the page holds; side by side
+    otherwise (two toy models: 76 px less above the figures)."""
+    return max(n_layers, n_heads) > SIDE_BY_SIDE
+
+
 def kind_for(kind_a: str, arch_b: str) -> str:
     """The same attention in B when B has it, else B's main one (a decoder has no cross attention)."""
     kinds = controls.ARCH_KINDS[arch_b]
@@ -183,7 +192,8 @@ def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: s
     if follows:
         moved = same_depth(v.layer, v.head, cfg_a.n_layers, cfg.n_layers, n_heads)
         st.session_state["c_layer"], st.session_state["c_head"] = moved
-    pickers = dict(keys=("c_layer", "c_head"), n_heads=n_heads, stacked=True, disabled=follows)
+    pickers = dict(keys=("c_layer", "c_head"), n_heads=n_heads, disabled=follows)
+    pickers["stacked"] = stacked(cfg.n_layers, n_heads)
     layer, head = controls.layer_head(cfg, v.view != "lines", **pickers)
     if b.model.source_ids(text)[1]:  # cut at its max_len
         st.caption(t("prompt.truncated", n=len(b.model.tokenizer.encode(text)), max_len=cfg.max_len))

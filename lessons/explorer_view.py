@@ -127,7 +127,8 @@ def _compared(settings: state.Settings, model: models.LiveModel, tr, v: View, b:
     left, right = st.container(key="cmp_cols").columns(2)
     with left:
         compare.heading(settings.model)
-        layer, head = controls.layer_head(model.config, with_head=v.view != "lines", stacked=True)
+        cfg = model.config
+        layer, head = controls.layer_head(cfg, v.view != "lines", stacked=compare.stacked(cfg.n_layers, cfg.n_heads))
         v = dataclasses.replace(v, layer=layer, head=head)
         drawn = _column(settings, model, tr, v)
     with right:
