@@ -150,26 +150,6 @@ def same_depth_toggle() -> None:
     st.toggle(t("explorer_compare.same_depth"), key="c_same", help=t("explorer_compare.same_depth_help"))
 
 
-def same_depth(layer: int, head: int, layers_a: int, layers_b: int, heads_b: int) -> tuple[int, int]:
-    """B's layer at A's relative depth, round(layer · (L_B − 1) / (L_A − 1)), and A's head, or B's last."""
-    return (round(layer * (layers_b - 1) / (layers_a - 1)) if layers_a > 1 else 0), min(head, heads_b - 1)
-
-
-SIDE_BY_SIDE = 5  # buttons a quarter of a 1366 px page holds (MiniLM's sixth layer was cut off)
-
-
-def stacked(n_layers: int, n_heads: int) -> bool:
-    """A column's Head under its Layer when either has more buttons than a quarter of the page holds; side by side
-    otherwise (two toy models: 76 px less above the figures)."""
-    return max(n_layers, n_heads) > SIDE_BY_SIDE
-
-
-def kind_for(kind_a: str, arch_b: str) -> str:
-    """The same attention in B when B has it, else B's main one (a decoder has no cross attention)."""
-    kinds = controls.ARCH_KINDS[arch_b]
-    return kind_a if kind_a in kinds else kinds[0]
-
-
 def _trace(settings: state.Settings, b: Second, text: str, target: str | None):
     """B's trace of the prompt; an encoder-decoder B decodes its own translation unless it is model A itself."""
     if b.lab is not None:
@@ -190,10 +170,10 @@ def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: s
     n_heads = max(cfg.n_heads, cfg.linear_value_heads) if hybrid else cfg.n_heads
     follows = bool(st.session_state.get("c_same"))  # B's pickers then show where A's put it, and take no click
     if follows:
-        moved = same_depth(v.layer, v.head, cfg_a.n_layers, cfg.n_layers, n_heads)
+        moved = controls.same_depth(v.layer, v.head, cfg_a.n_layers, cfg.n_layers, n_heads)
         st.session_state["c_layer"], st.session_state["c_head"] = moved
     pickers = dict(keys=("c_layer", "c_head"), n_heads=n_heads, disabled=follows)
-    pickers["stacked"] = stacked(cfg.n_layers, n_heads)
+    pickers["stacked"] = controls.stacked(cfg.n_layers, n_heads)
     layer, head = controls.layer_head(cfg, v.view != "lines", **pickers)
     if b.model.source_ids(text)[1]:  # cut at its max_len
         st.caption(t("prompt.truncated", n=len(b.model.tokenizer.encode(text)), max_len=cfg.max_len))
@@ -201,7 +181,7 @@ def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: s
     if hybrid:
         _hybrid(tr, v.view, layer, head, settings.figure_scale)
         return
-    kind = kind_for(v.kind, cfg.arch)
+    kind = controls.kind_for(v.kind, cfg.arch)
     if kind != v.kind:
         st.caption(t("explorer_compare.other_kind", kind=names("attn")(kind), missing=names("attn")(v.kind)))
     draw(b.model, tr, dataclasses.replace(v, kind=kind, layer=layer, head=head), PREFIX)

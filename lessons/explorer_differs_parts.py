@@ -121,22 +121,11 @@ def cka_part(pair: Pair, cmp) -> None:
         st.caption(t("explorer_differs.encoder_side"))
 
 
-def _partners(match) -> tuple[np.ndarray, list[list[str]]]:
-    """A's heads [rows, heads]: the similarity to the partner the assignment gave each, and that partner's name."""
-    (rows, n_heads), layers_a = match.shape_a, match.layers_a
-    z = np.full((rows, n_heads), np.nan)
-    names = [[""] * n_heads for _ in range(rows)]
-    for la, ha, lb, hb, s in match.pairs:
-        z[layers_a.index(la), ha] = s
-        names[layers_a.index(la)][ha] = _head(lb, hb)
-    return z, names
-
-
 def heads_part(pair: Pair, cmp) -> None:
     """A's heads coloured by their Hungarian partner's similarity, the best pairs in words, the similarity map."""
     st.markdown(f"#### {t('explorer_differs.heads_title')}")
     match = cmp.heads
-    z, partner_names = _partners(match)
+    z, partner_names = match.partner_grid()
     fig = partner_grid(
         z,
         partner_names,

@@ -128,7 +128,7 @@ def _compared(settings: state.Settings, model: models.LiveModel, tr, v: View, b:
     with left:
         compare.heading(settings.model)
         cfg = model.config
-        layer, head = controls.layer_head(cfg, v.view != "lines", stacked=compare.stacked(cfg.n_layers, cfg.n_heads))
+        layer, head = controls.layer_head(cfg, v.view != "lines", stacked=controls.stacked(cfg.n_layers, cfg.n_heads))
         v = dataclasses.replace(v, layer=layer, head=head)
         drawn = _column(settings, model, tr, v)
     with right:

@@ -82,6 +82,26 @@ def layer_head(
 ARCH_KINDS = {"encoder": ("encoder.self",), "decoder": ("decoder.self",), "encoder-decoder": ATTENTION_KINDS}
 
 
+def same_depth(layer: int, head: int, layers_a: int, layers_b: int, heads_b: int) -> tuple[int, int]:
+    """B's layer at A's relative depth, round(layer · (L_B − 1) / (L_A − 1)), and A's head, or B's last."""
+    return (round(layer * (layers_b - 1) / (layers_a - 1)) if layers_a > 1 else 0), min(head, heads_b - 1)
+
+
+SIDE_BY_SIDE = 5  # buttons a quarter of a 1366 px page holds (MiniLM's sixth layer was cut off)
+
+
+def stacked(n_layers: int, n_heads: int) -> bool:
+    """A column's Head under its Layer when either has more buttons than a quarter of the page holds; side by side
+    otherwise (two toy models: 76 px less above the figures)."""
+    return max(n_layers, n_heads) > SIDE_BY_SIDE
+
+
+def kind_for(kind_a: str, arch_b: str) -> str:
+    """The same attention in B when B has it, else B's main one (a decoder has no cross attention)."""
+    kinds = ARCH_KINDS[arch_b]
+    return kind_a if kind_a in kinds else kinds[0]
+
+
 def attention_kind_for(arch: str) -> str:
     """Which attention to show, before the trace is made (the Explorer draws its controls above the prompt box);
     only the encoder-decoder has a choice."""

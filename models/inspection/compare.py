@@ -118,6 +118,17 @@ class HeadMatch:
     layers_a: list[int] = field(default_factory=list)  # the model layer of each row (Qwen3.5 keeps softmax layers)
     layers_b: list[int] = field(default_factory=list)
 
+    def partner_grid(self) -> tuple[np.ndarray, list[list[str]]]:
+        """A's heads as [rows, heads]: the similarity to the partner the assignment gave each (nan: none, when B has
+        fewer heads), and that partner's name ("L2H1", its model's layer and head, from 1)."""
+        (rows, n_heads), layers = self.shape_a, self.layers_a or list(range(self.shape_a[0]))
+        z = np.full((rows, n_heads), np.nan)
+        names = [[""] * n_heads for _ in range(rows)]
+        for la, ha, lb, hb, sim in self.pairs:
+            z[layers.index(la), ha] = sim
+            names[layers.index(la)][ha] = f"L{lb + 1}H{hb + 1}"
+        return z, names
+
 
 def match_heads(
     pat_a: np.ndarray, pat_b: np.ndarray, layers_a: list[int] | None = None, layers_b: list[int] | None = None

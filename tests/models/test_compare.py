@@ -355,3 +355,12 @@ def test_a_long_prompt_is_compared_on_its_last_spans(dec, monkeypatch):
     assert cut.shared.spans == whole.shared.spans[-4:] and cut.shared.last_a == whole.shared.last_a[-4:]
     assert cut.cka.shape == whole.cka.shape and np.allclose(np.diag(cut.cka), 1.0)
     assert all(sim == pytest.approx(1.0) for *_, sim in cut.heads.pairs)
+
+
+def test_the_partner_grid_names_each_heads_partner(dec):
+    """HeadMatch.partner_grid (the page's grid of A's heads): a model against itself, each head its own partner."""
+    tr = dec.run(EN)
+    z, names = compare(dec, tr, dec, tr, EN).heads.partner_grid()
+    n_layers, n_heads = dec.config.n_layers, dec.config.n_heads
+    assert z.shape == (n_layers, n_heads) and np.allclose(z, 1.0)
+    assert names == [[f"L{la + 1}H{h + 1}" for h in range(n_heads)] for la in range(n_layers)]
