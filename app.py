@@ -37,6 +37,7 @@ guides.apply_pending()  # a guided lesson's step, before any widget is drawn
 classroom.read_link()  # ?teach= / ?join=: taken out of the address bar before the URL is restored
 ignored = url.restore_once(params.PARAMS, params.ALIASES)  # first: a link's model picks the run's lane
 state.carry_values()  # every parameter's value, before any widget draws it (a page change, a fragment's app rerun)
+state.keep_params()  # at the start too: a run cut short by a page change clicked at once still hands its prompt on
 with shell.run_slot(early):  # one of a few script runs at once per process (ui/shell.py: RUN_SLOTS, HEAVY)
     under_model = shell.sidebar()  # language and model first: a class switches models on every page
     home = st.Page("lessons/home.py", title=t("nav.home"), icon=":material/home:", default=True)

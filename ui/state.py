@@ -34,9 +34,11 @@ def keep_params() -> None:
     values of widgets the new page does not draw in the same place: the Explorer draws its prompt box in a fragment of
     its own (lessons/explorer_view.py), and a page change from there dropped the box's value in Chromium; the Layer
     and Head the student clicked were dropped the same way going from the Explorer to the Masks page (their widgets
-    there are other widgets under the same keys), and both came back as 1. ensure() then finds each here."""
+    there are other widgets under the same keys), and both came back as 1. ensure() then finds each here. Called at
+    a run's start as well (app.py): a page link clicked right after Enter cuts the prompt's run short."""
     ss = st.session_state
-    ss["_params_kept"] = {name: ss[name] for name in PARAMS if name in ss}
+    kept = ss.setdefault("_params_kept", {})
+    kept.update({name: ss[name] for name in PARAMS if name in ss})  # merged: at a run's start some are not there yet
 
 
 def default(name: str) -> object:

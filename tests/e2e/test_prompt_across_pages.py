@@ -8,17 +8,19 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import new_page
+from tests.e2e.conftest import IDLE_JS, new_page
 
 FIRST_DRAW_MS = 120_000
-IDLE_JS = "() => !document.querySelector('[data-testid=stStatusWidget]')"
 
 
-def enter(page: Page, text: str) -> None:
+def enter(page: Page, text: str, new_word: str) -> None:
+    """Type a prompt and wait until the figure shows a word the page's previous prompt did not have (a word both
+    share was already there: the test once changed page before the run of the new prompt had been drawn)."""
     box = page.get_by_role("textbox", name="Prompt")
     box.fill(text)
     box.press("Enter")
-    expect(page.locator(".js-plotly-plot .ytick text", has_text="bob").first).to_be_visible(timeout=FIRST_DRAW_MS)
+    tick = page.locator(".js-plotly-plot .ytick text", has_text=new_word).first
+    expect(tick).to_be_visible(timeout=FIRST_DRAW_MS)
     page.wait_for_function(IDLE_JS, timeout=FIRST_DRAW_MS)
 
 
@@ -31,12 +33,12 @@ def test_a_prompt_typed_on_the_explorer_is_on_the_next_page_and_back(browser, ap
     with new_page(browser, app_url, 1366, 900) as page:
         page.goto("/explorer")
         page.locator(".js-plotly-plot").first.wait_for(timeout=FIRST_DRAW_MS)
-        enter(page, "alice met bob")
+        enter(page, "alice met bob", "met")
         go_to(page, "Masks")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("alice met bob", timeout=FIRST_DRAW_MS)
         # the address bar follows the page change (url sync is its own message): waited for, not read at once
         expect(page).to_have_url(re.compile(r"prompt=alice\+met\+bob"), timeout=FIRST_DRAW_MS)
-        enter(page, "then alice gave bob")
+        enter(page, "then alice gave bob", "gave")
         go_to(page, "Attention Explorer")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("then alice gave bob", timeout=FIRST_DRAW_MS)
         expect(page.locator(".js-plotly-plot .ytick text", has_text="gave").first).to_be_visible(timeout=FIRST_DRAW_MS)
@@ -66,3 +68,23 @@ def test_the_layer_and_head_clicked_on_the_explorer_stay_across_pages(browser, a
         go_to(page, "Attention Explorer")
         expect(page).to_have_url(re.compile(r"/explorer\?layer=2&head=3"), timeout=FIRST_DRAW_MS)
         assert (checked(page, "Layer"), checked(page, "Head")) == ("2", "3")
+
+
+def test_a_page_link_clicked_right_after_enter_still_carries_the_new_prompt(browser, app_url: str) -> None:
+    """A student who presses Enter and clicks the next page at once. The values a page change drops were kept only
+    at a run's end, which a run cut short by the click never reaches: the first test's steps with no wait after Enter
+    opened the Explorer on the previous prompt 1 run in 3 (CI's failure at the last stop); state.keep_params now runs
+    at each run's start as well (0 in 9). This sequence passes either way here; it guards the property."""
+    with new_page(browser, app_url, 1366, 900) as page:
+        page.goto("/explorer")  # from the Explorer first: its prompt box is another widget under the same key
+        page.locator(".js-plotly-plot").first.wait_for(timeout=FIRST_DRAW_MS)
+        enter(page, "alice met bob", "met")
+        go_to(page, "Masks")
+        expect(page.get_by_role("textbox", name="Prompt")).to_have_value("alice met bob", timeout=FIRST_DRAW_MS)
+        expect(page).to_have_url(re.compile(r"prompt=alice\+met\+bob"), timeout=FIRST_DRAW_MS)
+        box = page.get_by_role("textbox", name="Prompt")
+        box.fill("then alice gave bob")
+        box.press("Enter")
+        go_to(page, "Attention Explorer")  # at once: the new prompt's run is cut short
+        expect(page.get_by_role("textbox", name="Prompt")).to_have_value("then alice gave bob", timeout=FIRST_DRAW_MS)
+        expect(page.locator(".js-plotly-plot .ytick text", has_text="gave").first).to_be_visible(timeout=FIRST_DRAW_MS)
