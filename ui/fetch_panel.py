@@ -19,6 +19,7 @@ import ipaddress
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -133,6 +134,7 @@ def start(plan: dict) -> str:
     name = plan["name"]
     job = _jobs().get(name)
     if job is None or job.proc.poll() is not None:
+        _forget(name)  # a finished job nobody read: its status folder goes too
         status = Path(tempfile.mkdtemp(prefix="attention-lab-fetch-")) / "status.json"
         revision = "" if plan["revision"] == "main" else plan["revision"]
         proc = subprocess.Popen(_command(plan["repo"], revision, status, check=False), cwd=ROOT,
@@ -140,6 +142,13 @@ def start(plan: dict) -> str:
                                 env=os.environ.copy())  # fmt: skip
         _jobs()[name] = Job(name, proc, status)
     return name
+
+
+def _forget(name: str) -> None:
+    """Drop a job and the temporary folder of its status file (one folder per download was left in /tmp)."""
+    job = _jobs().pop(name, None)
+    if job is not None:
+        shutil.rmtree(job.status.parent, ignore_errors=True)
 
 
 def cancel(name: str) -> None:
@@ -235,11 +244,11 @@ def _progress(name: str) -> None:
         if st.button(t("fetch.cancel"), key="fetch_cancel", width="stretch"):
             cancel(name)
             st.session_state.pop("fetch_job", None)
-            _jobs().pop(name, None)
+            _forget(name)
             st.rerun(scope="app")
         return
     st.session_state.pop("fetch_job", None)
-    _jobs().pop(name, None)
+    _forget(name)  # its status is read (s): the folder can go
     if job.cancelled:
         st.rerun(scope="app")
     if s.get("state") == "ready":

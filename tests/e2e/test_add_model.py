@@ -50,9 +50,10 @@ def hub_app(chromium_path: str, tmp_path_factory: pytest.TempPathFactory):
         hub.add("Qwen/tiny-qwen3", src / "qwen3")
         hub.add("Qwen/tiny-qwen3-zh", src / "qwen3")  # the Chinese run downloads its own copy
         hub.add("Qwen/slow-qwen3", big)
-        env = {"HF_ENDPOINT": hub.url, "HF_HOME": str(home)}
+        tmp = tmp_path_factory.mktemp("tmp")  # the server's temporary folder: each download's status file is there
+        env = {"HF_ENDPOINT": hub.url, "HF_HOME": str(home), "TMPDIR": str(tmp)}
         with serve(tmp_path_factory.mktemp("streamlit"), env) as base:
-            yield base, hub, home / "hub"
+            yield base, hub, home / "hub", tmp
 
 
 def open_panel(page: Page, base: str, lang: str, repo: str) -> None:
@@ -68,7 +69,7 @@ def open_panel(page: Page, base: str, lang: str, repo: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_add_a_model_by_name_shows_progress_then_the_explorer_draws_it(browser, hub_app, lang: str) -> None:
-    base, hub, _ = hub_app
+    base, hub, _, tmp = hub_app
     hub.bytes_per_second = 150_000  # ~5 s for the tiny model: the bar is seen moving
     with new_page(browser, base, *SIZES["laptop"]) as page:
         repo = {"en": "Qwen/tiny-qwen3", "zh": "Qwen/tiny-qwen3-zh"}[lang]
@@ -93,12 +94,13 @@ def test_add_a_model_by_name_shows_progress_then_the_explorer_draws_it(browser, 
         # Qwen's tokenizer adds no [BOS] (the toy decoder's heatmap starts with one): the new model drew it
         expect(page.locator(TICKS).filter(has_text="[BOS]")).to_have_count(0, timeout=FIRST_DRAW_MS)
         no_traceback(page)
+        assert not list(tmp.glob("attention-lab-fetch-*"))  # the status file's folder went with the finished job
         shot(page, f"add-model-drawn-{lang}")
     hub.bytes_per_second = None
 
 
 def test_cancel_ends_a_slow_download_and_lists_nothing_half_done(browser, hub_app) -> None:
-    base, hub, cache = hub_app
+    base, hub, cache, tmp = hub_app
     hub.bytes_per_second = 1_000_000
     with new_page(browser, base) as page:
         open_panel(page, base, "en", "Qwen/slow-qwen3")
@@ -117,6 +119,7 @@ def test_cancel_ends_a_slow_download_and_lists_nothing_half_done(browser, hub_ap
         assert not any(p.name == "config.json" for p in cache.glob("models--Qwen--slow-qwen3/snapshots/*/*"))
         options = picker_options(page, "en")
         assert not any(o.startswith("Qwen/slow-qwen3") for o in options), options
+        assert not list(tmp.glob("attention-lab-fetch-*"))  # nor is the cancelled job's status folder left behind
         no_traceback(page)
     hub.bytes_per_second = None
 
