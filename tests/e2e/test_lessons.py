@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import visit
+from ui.strings.nav import STRINGS
+
 PLOTS = ".js-plotly-plot"
 FIRST_DRAW_MS = 60_000  # the rank page runs its sweep once per server (cached afterwards)
 
@@ -29,19 +32,26 @@ HEADINGS = {
 FORMULAS = ("rank", "positional", "softmax", "similarity", "scaling")
 
 
-def _open(page: Page, path: str, n_plots: int) -> None:
-    page.goto(path)
+def _open(page: Page, path: str, n_plots: int, title: str | None = None, fresh: bool = True) -> None:
+    """Open a page and wait for its figures; a lesson (its title given) in a fresh tab or by a page change in an
+    open one (conftest.visit)."""
+    if title is None:
+        page.goto(path)
+    else:
+        visit(page, path, fresh, title, FIRST_DRAW_MS)
     page.wait_for_function(
         "([sel, n]) => document.querySelectorAll(sel).length >= n",
         arg=[f"{PLOTS} .main-svg", n_plots],
+        polling=100,
         timeout=FIRST_DRAW_MS,
     )
 
 
 @pytest.mark.parametrize("lesson", sorted(HEADINGS))
-def test_lesson_page_draws_its_figures_and_math(page: Page, lesson: str) -> None:
+def test_lesson_page_draws_its_figures_and_math(tabs, lesson: str) -> None:
     english, _, n_plots = HEADINGS[lesson]
-    _open(page, f"/{lesson}", n_plots)
+    page, fresh = tabs(("en",), 1280, 900)  # one tab visits the lessons in turn
+    _open(page, f"/{lesson}", n_plots, STRINGS[f"nav.{lesson}"]["en"], fresh)
     main = page.get_by_test_id("stMain")
     expect(main.get_by_role("heading", name=english)).to_be_visible()
     if lesson in FORMULAS:
@@ -51,9 +61,10 @@ def test_lesson_page_draws_its_figures_and_math(page: Page, lesson: str) -> None
 
 
 @pytest.mark.parametrize("lesson", sorted(HEADINGS))
-def test_lesson_page_in_chinese(page: Page, lesson: str) -> None:
+def test_lesson_page_in_chinese(tabs, lesson: str) -> None:
     _, chinese, n_plots = HEADINGS[lesson]
-    _open(page, f"/{lesson}?lang=zh", n_plots)
+    page, fresh = tabs(("zh",), 1280, 900)  # its first page sets the language, which the session keeps
+    _open(page, f"/{lesson}?lang=zh", n_plots, STRINGS[f"nav.{lesson}"]["zh"], fresh)
     expect(page.get_by_test_id("stMain").get_by_role("heading", name=chinese)).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
