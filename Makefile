@@ -74,11 +74,12 @@ replicas: setup  ## serve N replicas (default 3) behind HAProxy on http://localh
 	$(PY) deploy/replicas.py --replicas $(N) --port 8500
 
 # `make test` runs the suite on 2 pytest-xdist workers (`make test TEST_WORKERS=0`: in one process), each test file on
-# one worker (--dist loadfile keeps a file's server and browser fixtures together): 13.5 min instead of 19 on 2 cores.
+# one worker (--dist loadfile keeps a file's server and browser fixtures together): 11 min instead of 19 on 2 cores.
 # Both workers stay busy to the end (they finished 0.2-5 s apart) and fixtures are under 4% of the time, so another
-# --dist or order gains nothing: what is left is the tests' own work, 57% of it the browser tests (issue 41). These
+# --dist or order gains nothing: what is left is the tests' own work, half of it the browser tests (issue 41). These
+# visit lesson after lesson in one tab (a fresh tab costs 1.7 s more per page: tests/e2e/conftest.py, tabs and visit),
 # wait for a run's end by the app's own state, and for the sidebar's groups to stop folding before a click there
-# (tests/e2e/conftest.py: IDLE_JS, sidebar_at_rest), which under load had lost the sidebar walk's clicks.
+# (IDLE_JS, sidebar_at_rest), which under load had lost the sidebar walk's clicks.
 TEST_WORKERS ?= 2
 test: setup browser  ## lint, then every test (model, figure, page and real-browser tests)
 	$(VENV)/bin/ruff check .

@@ -159,8 +159,10 @@ def test_html_in_user_text_executes_nothing(page: Page, lesson: str, param: str)
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(f"/{lesson}?{urlencode({param: HOSTILE})}")
     boxes = "() => [...document.querySelectorAll('input, textarea')].some(e => e.value.includes('onerror'))"
-    page.wait_for_function(boxes, timeout=FIRST_DRAW_MS)  # the text did arrive, in its box
-    page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=FIRST_DRAW_MS)
+    page.wait_for_function(boxes, polling=100, timeout=FIRST_DRAW_MS)  # the text did arrive, in its box
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=stStatusWidget]')", polling=100, timeout=FIRST_DRAW_MS
+    )
     page.wait_for_timeout(500)  # give a would-be injected handler a moment to fire
     assert page.evaluate("() => window.__pwned") is None
     assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] [onerror]').length") == 0

@@ -95,7 +95,7 @@ def test_a_teacher_and_three_students(browser, class_server: str, tmp_path: Path
             # The fragment's rerun draws step 2, which has no wrong answers: its button moves up, and until the
             # run ends step 1's button is still there too (two buttons under a loaded machine's slow run).
             expect(teacher.get_by_text("itself — 1")).to_have_count(0)
-            teacher.wait_for_function(IDLE_JS)
+            teacher.wait_for_function(IDLE_JS, polling=100)
             bring = _key(teacher, "ct_bring").locator("button")
             expect(bring).to_have_count(1)
             bring.click()

@@ -71,7 +71,7 @@ def themed_page(browser, app_url: str, scheme: str):
 
 def measure(page: Page, path: str, n_plots: int) -> list[dict]:
     page.goto(path)
-    page.wait_for_function(DRAWN_JS, arg=n_plots, timeout=FIRST_DRAW_MS)
+    page.wait_for_function(DRAWN_JS, arg=n_plots, polling=100, timeout=FIRST_DRAW_MS)
     page.wait_for_timeout(500)  # the last figures of the run finish drawing
     return page.evaluate(CONTRAST_JS, PARTS)
 

@@ -40,7 +40,7 @@ MARGINS_JS = """() => { const gd = document.querySelector('.js-plotly-plot');
 def test_the_heatmap_is_drawn_without_growing_its_margins(browser, app_url: str, case: str, width: int) -> None:
     with new_page(browser, app_url, width, 900) as page:
         page.goto(f"/explorer?{urlencode(CASES[case])}")
-        page.wait_for_function(DRAWN_JS, timeout=FIRST_DRAW_MS)
+        page.wait_for_function(DRAWN_JS, polling=100, timeout=FIRST_DRAW_MS)
         got = page.evaluate(MARGINS_JS)
     grown = f"{case}: automargin grew {got['asked']} to {got['drawn']}"
     assert got["drawn"] == pytest.approx(got["asked"], abs=0.5), grown

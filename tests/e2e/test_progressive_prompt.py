@@ -66,7 +66,7 @@ def test_the_first_layer_is_drawn_while_the_other_layers_are_computed(browser, d
         expect(downloads.first).to_be_visible(timeout=FINISH_MS)  # the whole trace: the page reran once
         expect(page.get_by_test_id("stProgress")).to_have_count(0)
         expect(page.get_by_text("looked for in the layer shown only")).to_be_visible()
-        page.wait_for_function(IDLE_JS, timeout=FINISH_MS)
+        page.wait_for_function(IDLE_JS, polling=100, timeout=FINISH_MS)
         assert 1800 < len(chips(page)) <= MAX_TOKENS
         after = page.evaluate(FIRST_SEEN_JS)["href"]
         assert after == first["href"]  # layer 1, head 1 drawn from the partial and from the whole trace: same PNG

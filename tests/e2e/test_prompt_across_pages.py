@@ -21,12 +21,12 @@ def enter(page: Page, text: str, new_word: str) -> None:
     box.press("Enter")
     tick = page.locator(".js-plotly-plot .ytick text", has_text=new_word).first
     expect(tick).to_be_visible(timeout=FIRST_DRAW_MS)
-    page.wait_for_function(IDLE_JS, timeout=FIRST_DRAW_MS)
+    page.wait_for_function(IDLE_JS, polling=100, timeout=FIRST_DRAW_MS)
 
 
 def go_to(page: Page, title: str) -> None:
     page.get_by_role("link", name=title).first.click()  # both pages are in the open "Attention" group
-    page.wait_for_function(IDLE_JS, timeout=FIRST_DRAW_MS)
+    page.wait_for_function(IDLE_JS, polling=100, timeout=FIRST_DRAW_MS)
 
 
 def test_a_prompt_typed_on_the_explorer_is_on_the_next_page_and_back(browser, app_url: str) -> None:
@@ -60,7 +60,7 @@ def test_the_layer_and_head_clicked_on_the_explorer_stay_across_pages(browser, a
             group = page.get_by_test_id("stMain").get_by_role("radiogroup", name=label, exact=True).first
             group.get_by_role("radio", name=value, exact=True).click()
             page.wait_for_timeout(150)
-            page.wait_for_function(IDLE_JS, timeout=FIRST_DRAW_MS)
+            page.wait_for_function(IDLE_JS, polling=100, timeout=FIRST_DRAW_MS)
         expect(page).to_have_url(re.compile(r"layer=2&head=3"), timeout=FIRST_DRAW_MS)
         go_to(page, "Masks")
         expect(page).to_have_url(re.compile(r"/masks\?layer=2&head=3"), timeout=FIRST_DRAW_MS)

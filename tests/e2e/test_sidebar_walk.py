@@ -27,7 +27,7 @@ def title(name: str, lang: str) -> str:
 
 def settle(page: Page) -> None:
     page.wait_for_timeout(150)  # the rerun starts a moment after the click
-    page.wait_for_function(IDLE_JS, timeout=FIRST_DRAW_MS)
+    page.wait_for_function(IDLE_JS, polling=100, timeout=FIRST_DRAW_MS)
 
 
 def no_exception(page: Page, where: str) -> None:
