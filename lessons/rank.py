@@ -11,7 +11,8 @@ from ui.i18n import names, t
 from ui.loaders import head_rank_report, rank_sweep, with_status
 from ui.params import DTYPES, SWEEP_INPUTS, TOLERANCES
 from viz import Series
-from viz.palette import MASK_KIND_COLORS, WEIGHT_DASH
+from viz.lines import sweep_bands
+from viz.palette import MASK_KIND_COLORS
 
 MASKS = ("causal", "bidirectional")
 
@@ -159,18 +160,8 @@ def sweep() -> None:
         runs[w] = with_status(doing, rank_sweep, settings.model, weights_key, inputs, n_samples)
     x = runs["trained"]["lengths"]
     for what in ("effective", "numerical"):
-        series = [
-            Series(
-                t("rank.sweep_series", mask=t(f"mask.{kind}"), weights=t(f"weights.{w}")),
-                runs[w][f"{kind}.{what}"].mean(-1),
-                low=runs[w][f"{kind}.{what}"].min(-1),
-                high=runs[w][f"{kind}.{what}"].max(-1),
-                color=MASK_KIND_COLORS[kind],
-                dash=WEIGHT_DASH[w],
-            )
-            for w in ("trained", "random")
-            for kind in MASKS
-        ]
+        series = sweep_bands(runs, what, lambda kind, w: t("rank.sweep_series", mask=t(f"mask.{kind}"),
+                                                            weights=t(f"weights.{w}")), MASKS)  # fmt: skip
         fig = viz.lines(
             x,
             series,

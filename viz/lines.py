@@ -14,7 +14,7 @@ import numpy as np
 from viz.axes import GRID, legend_below, log_position, log_range, log_span, log_ticks, positive_only
 from viz.check import check_vector
 from viz.labels import escape
-from viz.palette import INK, MUTED, base_layout, font_size, head_color, rgba
+from viz.palette import INK, MASK_KIND_COLORS, MUTED, WEIGHT_DASH, base_layout, font_size, head_color, rgba
 from viz.spec import Spec
 
 BAND_ALPHA = 0.18  # a percentile band is context, the line is the answer
@@ -33,6 +33,20 @@ class Series:
     color: str | None = None  # hex "#rrggbb"; None -> HEAD_COLORS by series index
     dash: str = "solid"  # "solid" | "dash" | "dot"
     markers: bool = True
+
+
+def sweep_bands(runs: dict[str, dict[str, np.ndarray]], what: str, name, masks=("causal", "bidirectional"),
+                weights=("trained", "random")) -> list[Series]:  # fmt: skip
+    """One Series per (weights, mask) of a sweep's runs[weights][f"{mask}.{what}"] ([lengths, samples]): the mean
+    over the samples with their min..max as the band, coloured by mask and dashed by weights (the rank lesson's
+    sweep). name(mask, weights) gives the legend entry, already translated."""
+    out = []
+    for w in weights:
+        for kind in masks:
+            values = runs[w][f"{kind}.{what}"]
+            out.append(Series(name(kind, w), values.mean(-1), low=values.min(-1), high=values.max(-1),
+                              color=MASK_KIND_COLORS[kind], dash=WEIGHT_DASH[w]))  # fmt: skip
+    return out
 
 
 def lines(

@@ -37,3 +37,24 @@ def test_line_charts_log_axes_follow_the_same_rule():
     s = viz.Series("s", np.array([1.0, 1.001, 1.002]))
     fig = viz.lines(np.array([1.0, 2.0, 3.0]), [s], x_title="x", y_title="y", log_y=True).to_dict()
     assert _span(fig["layout"]["yaxis"]) >= MIN_LOG_DECADES
+
+
+def test_sweep_bands_are_the_mean_with_min_and_max_per_weights_and_mask() -> None:
+    """The rank lesson's sweep: one band per (weights, mask), trained first, coloured by mask, dashed by weights."""
+    import numpy as np
+
+    from viz.lines import sweep_bands
+    from viz.palette import MASK_KIND_COLORS, WEIGHT_DASH
+
+    rng = np.random.default_rng(0)
+    masks = ("causal", "bidirectional")
+    runs = {w: {f"{k}.effective": rng.random((5, 3)) for k in masks} for w in ("random", "trained")}
+    got = sweep_bands(runs, "effective", lambda k, w: f"{k}/{w}")
+    assert [s.name for s in got] == ["causal/trained", "bidirectional/trained", "causal/random", "bidirectional/random"]
+    for s in got:
+        kind, w = s.name.split("/")
+        v = runs[w][f"{kind}.effective"]
+        np.testing.assert_array_equal(s.y, v.mean(-1))
+        np.testing.assert_array_equal(s.low, v.min(-1))
+        np.testing.assert_array_equal(s.high, v.max(-1))
+        assert (s.color, s.dash) == (MASK_KIND_COLORS[kind], WEIGHT_DASH[w])
