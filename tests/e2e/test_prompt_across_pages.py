@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import IDLE_JS, new_page
+from tests.e2e.conftest import DRAWN_JS, IDLE_JS, new_page
 
 FIRST_DRAW_MS = 120_000
 
@@ -25,8 +25,11 @@ def enter(page: Page, text: str, new_word: str) -> None:
 
 
 def go_to(page: Page, title: str) -> None:
+    """Click the page's link and wait until the new page is drawn (its title, no run, nothing stale). Not "no run":
+    a wait for that alone returned before the click's run had started, and the test typed into the last page's box
+    as it went (CI, issue 41: the new page then drew its own box with the prompt carried, and Enter changed nothing)."""
     page.get_by_role("link", name=title).first.click()  # both pages are in the open "Attention" group
-    page.wait_for_function(IDLE_JS, polling=100, timeout=FIRST_DRAW_MS)
+    page.wait_for_function(DRAWN_JS, arg=title, polling=100, timeout=FIRST_DRAW_MS)
 
 
 def test_a_prompt_typed_on_the_explorer_is_on_the_next_page_and_back(browser, app_url: str) -> None:
@@ -37,7 +40,7 @@ def test_a_prompt_typed_on_the_explorer_is_on_the_next_page_and_back(browser, ap
         go_to(page, "Masks")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("alice met bob", timeout=FIRST_DRAW_MS)
         # the address bar follows the page change (url sync is its own message): waited for, not read at once
-        expect(page).to_have_url(re.compile(r"prompt=alice\+met\+bob"), timeout=FIRST_DRAW_MS)
+        expect(page).to_have_url(re.compile(r"/masks\?.*prompt=alice\+met\+bob"), timeout=FIRST_DRAW_MS)
         enter(page, "then alice gave bob", "gave")
         go_to(page, "Attention Explorer")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("then alice gave bob", timeout=FIRST_DRAW_MS)
@@ -81,7 +84,7 @@ def test_a_page_link_clicked_right_after_enter_still_carries_the_new_prompt(brow
         enter(page, "alice met bob", "met")
         go_to(page, "Masks")
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("alice met bob", timeout=FIRST_DRAW_MS)
-        expect(page).to_have_url(re.compile(r"prompt=alice\+met\+bob"), timeout=FIRST_DRAW_MS)
+        expect(page).to_have_url(re.compile(r"/masks\?.*prompt=alice\+met\+bob"), timeout=FIRST_DRAW_MS)
         box = page.get_by_role("textbox", name="Prompt")
         box.fill("then alice gave bob")
         box.press("Enter")
