@@ -73,14 +73,15 @@ N ?= 3
 replicas: setup  ## serve N replicas (default 3) behind HAProxy on http://localhost:8500
 	$(PY) deploy/replicas.py --replicas $(N) --port 8500
 
-# `make test` runs the suite on 2 pytest-xdist workers (`make test TEST_WORKERS=0`: in one process), each test file on
-# one worker (--dist loadfile keeps a file's server and browser fixtures together): 11 min instead of 19 on 2 cores.
-# Both workers stay busy to the end (they finished 0.2-5 s apart) and fixtures are under 4% of the time, so another
-# --dist or order gains nothing: what is left is the tests' own work, half of it the browser tests (issue 41). These
-# visit lesson after lesson in one tab (a fresh tab costs 1.7 s more per page: tests/e2e/conftest.py, tabs and visit),
-# wait for a run's end by the app's own state, and for the sidebar's groups to stop folding before a click there
-# (IDLE_JS, sidebar_at_rest), which under load had lost the sidebar walk's clicks.
-TEST_WORKERS ?= 2
+# `make test` runs the suite on 3 pytest-xdist workers (`make test TEST_WORKERS=0`: in one process), each test file on
+# one worker (--dist loadfile keeps a file's server and browser fixtures together), the longest files handed out
+# first (tests/conftest.py, LONGEST_FIRST): about 10 min instead of 20 on 2 cores. Three workers on two cores: a
+# browser test waits for its page (the server's run, Chromium's drawing) and the third keeps the cores busy meanwhile
+# (2 workers: 17% idle, 11:19; 3: 2% idle). The browser tests visit lesson after lesson in one tab (a fresh tab costs
+# 1.7 s more per page: tests/e2e/conftest.py, tabs and visit), wait for a run's end by the app's own state, and for
+# the sidebar's groups to stop folding before a click there (IDLE_JS, sidebar_at_rest), which under load had lost the
+# sidebar walk's clicks (issue 41).
+TEST_WORKERS ?= 3
 test: setup browser  ## lint, then every test (model, figure, page and real-browser tests)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)

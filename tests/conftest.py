@@ -65,3 +65,39 @@ def small_model(small_cfg) -> Callable[..., models.LiveModel]:
         return models.build(small_cfg(arch, **overrides))
 
     return make
+
+
+# The files that take longest, longest first (seconds on 3 workers, AVX-512, 2 cores; issue 41). pytest-xdist hands
+# out whole files (--dist loadfile) in collection order, one more to each worker that runs short: handed out last, a
+# long file kept one worker busy for ~50 s after the others had finished. First, they overlap the rest; the files
+# handed out last are the short ones. Only the order of files changes: each file's tests stay together, in order.
+LONGEST_FIRST = (
+    "tests/e2e/test_first_figure.py",  # 188
+    "tests/e2e/test_sidebar_walk.py",  # 135
+    "tests/models/test_variants.py",  # 110
+    "tests/e2e/test_browser.py",  # 90
+    "tests/pages/test_page_walk.py",  # 78
+    "tests/e2e/test_add_model.py",  # 58
+    "tests/e2e/test_lessons.py",  # 54
+    "tests/models/test_snapshots.py",  # 53
+    "tests/models/hf/test_hub.py",  # 53
+    "tests/pages/test_real_models.py",  # 46
+    "tests/pages/test_precision_pages.py",  # 43
+    "tests/e2e/test_class.py",  # 41
+    "tests/test_abuse.py",  # 40
+    "tests/test_replicas.py",  # 39
+    "tests/pages/test_guides.py",  # 36
+    "tests/e2e/test_heatmap_margins.py",  # 34
+    "tests/e2e/test_progressive_prompt.py",  # 33
+    "tests/e2e/test_dark_theme.py",  # 32
+    "tests/pages/test_lab.py",  # 27
+    "tests/test_bench_faults.py",  # 23
+    "tests/e2e/test_real_models.py",  # 23
+    "tests/pages/test_explorer_compare.py",  # 23
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """LONGEST_FIRST's files first, the others after them as collected (a stable sort by file)."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
