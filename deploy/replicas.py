@@ -108,13 +108,16 @@ class Replicas:
             if dead or (self.haproxy and self.haproxy.poll() is not None):
                 raise RuntimeError(f"exited at start: {dead or 'haproxy'}; logs in {self.log_dir}")
             with contextlib.suppress(OSError):
-                if all(state == "UP" for name, state in self.states().items() if name in names):
+                if all(state == "UP" for name, state in self.states(checked=True).items() if name in names):
                     return
             time.sleep(0.3)
         raise RuntimeError(f"not healthy within {timeout:.0f} s: {self.states()}; logs in {self.log_dir}")
 
-    def states(self) -> dict[str, str]:
-        """HAProxy's view of each replica (UP, DOWN, ...), from its stats socket."""
+    def states(self, checked: bool = False) -> dict[str, str]:
+        """HAProxy's view of each replica (UP, DOWN, ...), from its stats socket. HAProxy lists a server UP from its
+        start, before its first health check has run: `checked` counts a replica UP only once a check has passed
+        (a start that waited for UP alone returned while the replicas were not listening yet, and the first browser
+        got a 503: tests/test_replicas.py, issue 41)."""
         with socket.socket(socket.AF_UNIX) as s:
             s.settimeout(5)
             s.connect(str(self.sock))
@@ -122,8 +125,12 @@ class Replicas:
             data = b""
             while chunk := s.recv(65536):
                 data += chunk
-        rows = [line.split(",") for line in data.decode().splitlines() if line and not line.startswith("#")]
-        return {r[1]: r[17].split()[0] for r in rows if r[0] == "replicas" and r[1] in self.servers}
+        lines = data.decode().splitlines()
+        header = lines[0].lstrip("# ").split(",")
+        rows = [dict(zip(header, line.split(","), strict=False)) for line in lines[1:] if line]
+        rows = [r for r in rows if r["pxname"] == "replicas" and r["svname"] in self.servers]
+        unchecked = {r["svname"] for r in rows if checked and r["check_status"] != "L7OK"}
+        return {r["svname"]: "UNCHECKED" if r["svname"] in unchecked else r["status"].split()[0] for r in rows}
 
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
         with contextlib.suppress(ProcessLookupError):

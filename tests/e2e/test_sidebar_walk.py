@@ -54,9 +54,9 @@ def go(page: Page, name: str, lang: str) -> None:
                                    ".closest('[inert]')", timeout=3000)  # fmt: skip
     expect(link).to_contain_text(title(name, lang))
     link.click()
-    try:
-        expect(page).to_have_url(re.compile(rf"/{name}(\?|$)"), timeout=30_000)
-    except AssertionError:
+    try:  # waited for by the browser's history event: an expect polling the URL read the whole page's accessibility
+        page.wait_for_url(re.compile(rf"/{name}(\?|$)"), timeout=30_000)  # tree at every miss (conftest.wait_then)
+    except PlaywrightTimeout:
         page.screenshot(path="/tmp/walk_fail.png", full_page=True)
         raise
     # the new page drawn: its title, no run, nothing stale (no fixed pause first: the old title rules out the last page)
