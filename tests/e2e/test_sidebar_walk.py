@@ -54,8 +54,10 @@ def go(page: Page, name: str, lang: str) -> None:
                                    ".closest('[inert]')", timeout=3000)  # fmt: skip
     expect(link).to_contain_text(title(name, lang))
     link.click()
-    try:  # waited for by the browser's history event: an expect polling the URL read the whole page's accessibility
-        page.wait_for_url(re.compile(rf"/{name}(\?|$)"), timeout=30_000)  # tree at every miss (conftest.wait_then)
+    # Waited for by the browser's history event, not by an expect: Playwright's expect reads the whole page's
+    # accessibility tree at every poll that misses (for its error message), on a page of a dozen figures.
+    try:
+        page.wait_for_url(re.compile(rf"/{name}(\?|$)"), timeout=30_000)
     except PlaywrightTimeout:
         page.screenshot(path="/tmp/walk_fail.png", full_page=True)
         raise
