@@ -75,7 +75,8 @@ replicas: setup  ## serve N replicas (default 3) behind HAProxy on http://localh
 
 # `make test` runs the suite on 3 pytest-xdist workers (`make test TEST_WORKERS=0`: in one process), each test file on
 # one worker (--dist loadfile keeps a file's server and browser fixtures together), the longest files handed out
-# first (tests/conftest.py, LONGEST_FIRST): about 10 min instead of 20 on 2 cores. Three workers on two cores: a
+# first (tests/conftest.py, LONGEST_FIRST; --no-loadscope-reorder, or pytest-xdist hands out the files with the most
+# tests first, and the 3-test sidebar walk, 160 s, started last): about 10 min instead of 20 on 2 cores. Three workers on two cores: a
 # browser test waits for its page (the server's run, Chromium's drawing) and the third keeps the cores busy meanwhile
 # (2 workers: 17% idle, 11:19; 3: 2% idle). The browser tests visit lesson after lesson in one tab (a fresh tab costs
 # 1.7 s more per page: tests/e2e/conftest.py, tabs and visit), wait for a run's end by the app's own state, and for
@@ -84,7 +85,7 @@ replicas: setup  ## serve N replicas (default 3) behind HAProxy on http://localh
 TEST_WORKERS ?= 3
 test: setup browser  ## lint, then every test (model, figure, page and real-browser tests)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+	$(PY) -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 
 lint: setup
 	$(VENV)/bin/ruff check .

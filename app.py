@@ -2,6 +2,12 @@
 
 import os
 
+# One BLAS thread per script thread, as torch has (ui/loaders.py): numpy's OpenBLAS starts one per core, and on the
+# rank page's SVDs (small matrices) the second did no useful work: the toy decoder's sweep took 0.80 s of CPU for
+# 0.44 s alone, 0.42 s of CPU with one thread; beside a busy core, 1.59 s against 0.76 s. Set before numpy is first
+# imported (pandas, next: Streamlit has not imported it when app.py first runs).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import pandas  # noqa: F401  before any figure, the warm-up chart's included: see viz/__init__.py
 import streamlit as st
 

@@ -16,7 +16,13 @@ import torch
 import models
 from models.loading import shipped_tokenizer
 from models.tokenizer import BPETokenizer
+from tests import apptest_speed
 
+apptest_speed.install()  # AppTest's runs compile each script once and wait for their end without polling
+
+# numpy's BLAS too (as app.py sets it for the app): set here before pytest-xdist starts its workers, so that each
+# worker and every server a test starts has one BLAS thread, not one per core spinning beside the other workers.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 torch.set_num_threads(1)
 # Variants trained by the tests (and by the app servers the browser tests start) go to a throwaway
 # directory, never the user's cache: one per pytest-xdist worker (`make test` runs several), since a worker inherits
@@ -68,9 +74,10 @@ def small_model(small_cfg) -> Callable[..., models.LiveModel]:
 
 
 # The files that take longest, longest first (seconds on 3 workers, AVX-512, 2 cores; issue 41). pytest-xdist hands
-# out whole files (--dist loadfile) in collection order, one more to each worker that runs short: handed out last, a
-# long file kept one worker busy for ~50 s after the others had finished. First, they overlap the rest; the files
-# handed out last are the short ones. Only the order of files changes: each file's tests stay together, in order.
+# out whole files (--dist loadfile), one more to each worker that runs short, in collection order with
+# --no-loadscope-reorder (make test; by default it sorts them by their number of tests, and the 3-test sidebar walk,
+# 160 s, started last and kept one worker busy after the others had finished). First, they overlap the rest; the
+# files handed out last are the short ones. Only the order of files changes: each file's tests stay together, in order.
 LONGEST_FIRST = (
     "tests/e2e/test_first_figure.py",  # 188
     "tests/e2e/test_sidebar_walk.py",  # 135
