@@ -218,4 +218,11 @@ def visit(page, path: str, fresh: bool, title: str, timeout_ms: int = 120_000) -
         page.goto(path)
     else:
         page.evaluate(PAGE_CHANGE_JS, path.split("?")[0])
+    drawn(page, title, timeout_ms)
+
+
+def drawn(page, title: str, timeout_ms: int = 120_000) -> None:
+    """Wait until the page titled `title` has drawn (DRAWN_JS): after a page change, whichever way it was made. Not
+    "no run" alone, which is still true from the last page until the new page's run starts (~150 ms after a click):
+    a test that waited for that typed into the last page's prompt box as the page changed (issue 41)."""
     page.wait_for_function(DRAWN_JS, arg=title, polling=100, timeout=timeout_ms)

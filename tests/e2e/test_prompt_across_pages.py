@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DRAWN_JS, IDLE_JS, new_page
+from tests.e2e.conftest import IDLE_JS, drawn, new_page
 
 FIRST_DRAW_MS = 120_000
 
@@ -25,11 +25,9 @@ def enter(page: Page, text: str, new_word: str) -> None:
 
 
 def go_to(page: Page, title: str) -> None:
-    """Click the page's link and wait until the new page is drawn (its title, no run, nothing stale). Not "no run":
-    a wait for that alone returned before the click's run had started, and the test typed into the last page's box
-    as it went (CI, issue 41: the new page then drew its own box with the prompt carried, and Enter changed nothing)."""
+    """Click the page's link and wait until the new page is drawn (conftest.drawn)."""
     page.get_by_role("link", name=title).first.click()  # both pages are in the open "Attention" group
-    page.wait_for_function(DRAWN_JS, arg=title, polling=100, timeout=FIRST_DRAW_MS)
+    drawn(page, title, FIRST_DRAW_MS)
 
 
 def test_a_prompt_typed_on_the_explorer_is_on_the_next_page_and_back(browser, app_url: str) -> None:

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import DRAWN_JS, IDLE_JS, new_page, sidebar_at_rest
+from tests.e2e.conftest import IDLE_JS, drawn, new_page, sidebar_at_rest
 from ui.pages import LESSONS
 from ui.strings import TABLES
 
@@ -61,8 +61,7 @@ def go(page: Page, name: str, lang: str) -> None:
     except PlaywrightTimeout:
         page.screenshot(path="/tmp/walk_fail.png", full_page=True)
         raise
-    # the new page drawn: its title, no run, nothing stale (no fixed pause first: the old title rules out the last page)
-    page.wait_for_function(DRAWN_JS, arg=title(name, lang), polling=100, timeout=FIRST_DRAW_MS)
+    drawn(page, title(name, lang), FIRST_DRAW_MS)  # no fixed pause first: the old title rules out the last page
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
