@@ -17,6 +17,7 @@ from models.inspection import compare
 from models.inspection.heads import ROLE_THRESHOLDS, ROLES, label_heads
 from ui import charts
 from ui.differs_loaders import comparison, lens_tail
+from ui.differs_text import has_linear_layers, head_kind, head_name, layer_names, role_summary
 from ui.head_loaders import head_roles
 from ui.i18n import md, t, viz_labels
 from ui.loaders import with_status
@@ -24,7 +25,6 @@ from viz.compare import layer_max, partner_grid, unit_map
 
 HEADS_MAX = 64  # up to 64 heads a model, the head × head similarity map is drawn; more: layer × layer best pairs
 BEST_PAIRS = 5  # the best matched pairs named in words
-WHERE_MAX = 6  # heads of one role named in words before "…"
 LENS_WINDOW = 12  # the last positions of each logit lens (each drawn at the page's full width)
 
 
@@ -51,26 +51,6 @@ class Pair:
         return self.model_a if side == "a" else self.model_b
 
 
-def head_kind(model: models.LiveModel) -> str:
-    """What the model's output head predicts, as the messages name it: "decoder" (the next token), "encoder" (masked
-    tokens), "detector" (ELECTRA's discriminator: which tokens were replaced), "encoder-decoder" (the output's next)."""
-    return "detector" if model.config.detector_head else model.config.arch
-
-
-def _linear(model: models.LiveModel) -> bool:
-    """Qwen3.5: Gated DeltaNet layers beside softmax ones (no attention pattern of their own)."""
-    return "linear_attention" in (model.config.layer_types or ())
-
-
-def _layer_names(n: int) -> list[str]:
-    """Residual-stream rows: the embeddings (layer 0), then after each block."""
-    return [t("lens.embedding")] + [f"{t('lbl.layer')} {i}" for i in range(1, n)]
-
-
-def _head(layer: int, head: int) -> str:
-    return f"L{layer + 1}H{head + 1}"
-
-
 def comparison_or_message(pair: Pair):
     """compare.compare of the two cached traces, or None after a message saying why it cannot be computed."""
     args = (pair.name_a, pair.weights_a, pair.name_b, pair.weights_b, pair.text)
@@ -88,8 +68,8 @@ def cka_part(pair: Pair, cmp) -> None:
     left, right = st.columns([3, 1])
     fig = unit_map(
         cka,
-        _layer_names(cka.shape[0]),
-        _layer_names(cka.shape[1]),
+        layer_names(cka.shape[0]),
+        layer_names(cka.shape[1]),
         title=t("explorer_differs.cka_fig"),
         x_title=pair.who_b,
         y_title=pair.who_a,
@@ -111,8 +91,8 @@ def cka_part(pair: Pair, cmp) -> None:
             above=above,
             total=cka.size,
             best=f"{cka[i, j]:.3f}",
-            la=_layer_names(cka.shape[0])[i],
-            lb=_layer_names(cka.shape[1])[j],
+            la=layer_names(cka.shape[0])[i],
+            lb=layer_names(cka.shape[1])[j],
         )
     )
     shuffles = inspect.signature(compare.cka_baseline).parameters["n_perm"].default
@@ -139,7 +119,7 @@ def heads_part(pair: Pair, cmp) -> None:
     )
     charts.plot(st, fig, key="differs_partners")
     best = sorted(match.pairs, key=lambda p: -p[4])[:BEST_PAIRS]
-    words = ", ".join(f"A {_head(la, ha)} ↔ B {_head(lb, hb)} ({s:.2f})" for la, ha, lb, hb, s in best)
+    words = ", ".join(f"A {head_name(la, ha)} ↔ B {head_name(lb, hb)} ({s:.2f})" for la, ha, lb, hb, s in best)
     n_a, n_b = (r * h for r, h in (match.shape_a, match.shape_b))
     st.markdown(t("explorer_differs.best_pairs", pairs=words, matched=len(match.pairs), n_a=n_a, n_b=n_b))
     if n_a != n_b:
@@ -149,8 +129,8 @@ def heads_part(pair: Pair, cmp) -> None:
     sim = match.similarity
     axes = dict(x_title=pair.who_b, y_title=pair.who_a, value_name=t("explorer_differs.similarity"), signed=True)
     if n_a <= HEADS_MAX and n_b <= HEADS_MAX:
-        names_a = [_head(layer, h) for layer in match.layers_a for h in range(match.shape_a[1])]
-        names_b = [_head(layer, h) for layer in match.layers_b for h in range(match.shape_b[1])]
+        names_a = [head_name(layer, h) for layer in match.layers_a for h in range(match.shape_a[1])]
+        names_b = [head_name(layer, h) for layer in match.layers_b for h in range(match.shape_b[1])]
         fig = unit_map(sim, names_a, names_b, title=t("explorer_differs.sim_fig"), scale=pair.scale, **axes)
         note = ""
     else:
@@ -168,19 +148,8 @@ def heads_part(pair: Pair, cmp) -> None:
         )
     charts.plot(st, fig, key="differs_head_sim")
     st.caption(t("explorer_differs.heads_caption", n=len(cmp.shared.spans)) + (" " + note if note else ""))
-    if _linear(pair.model_a) or _linear(pair.model_b):
+    if has_linear_layers(pair.model_a) or has_linear_layers(pair.model_b):
         st.caption(t("explorer_differs.heads_linear"))
-
-
-def _role_summary(roles: np.ndarray, role_names: dict[str, str]) -> str:
-    """ "induction 2 (L2H1, L2H4) · previous token 3 (…)": every role some head has, how many, where."""
-    out = []
-    for r in ROLES:
-        where = [_head(int(la), int(h)) for la, h in zip(*np.nonzero(roles == r), strict=True)]
-        if where:
-            shown = ", ".join(where[:WHERE_MAX]) + (", …" if len(where) > WHERE_MAX else "")
-            out.append(f"{role_names[r]} **{len(where)}** ({shown})")
-    return " · ".join(out) or t("explorer_differs.no_roles")
 
 
 def roles_part(pair: Pair) -> None:
@@ -190,13 +159,13 @@ def roles_part(pair: Pair) -> None:
     role_names = {r: t(f"heads.role.{r}") for r in ROLES}
     for side, name, weights, label in zip("ab", *pair.by_side(), strict=True):
         st.markdown(f"##### {md(label)}")
-        if _linear(pair.model(side)):
+        if has_linear_layers(pair.model(side)):
             st.info(t("explorer_differs.roles_linear"))
             continue
         scores = with_status(t("heads.computing", name=md(name)), head_roles, name, weights)
         roles = label_heads(scores)
         n_induction = int((roles == "induction").sum())
-        st.markdown(t("explorer_differs.induction", n=n_induction) + " " + _role_summary(roles, role_names))
+        st.markdown(t("explorer_differs.induction", n=n_induction) + " " + role_summary(roles, role_names))
         grid = viz.role_grid(
             roles,
             scores,
