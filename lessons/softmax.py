@@ -5,7 +5,9 @@ import numpy as np
 import streamlit as st
 
 import viz
+from lessons.softmax_bf16 import bf16_section
 from lessons.softmax_sections import dot_vs_cosine, live_model
+from lessons.softmax_softcap import softcap_section
 from models import analysis
 from ui import body, charts, shell, state
 from ui.i18n import t
@@ -186,13 +188,19 @@ def one_row(sigma: float, d_k: int) -> None:
     st.markdown(t("softmax.row_explain"))
 
 
+# ---------------------------------------------------------------- the trained model, on the prompt
+@body.page_part
+def trained_model() -> None:
+    """The prompt box and every section that reads the prompt, last on the page: a new prompt reruns these alone, not
+    the variance, one-row and cosine sections above, which do not depend on it (issue 40). Their own controls (the
+    factor, the layer and head) rerun them all: the soft-capping section shows the layer and head picked above."""
+    now = state.current()  # read again: in this part's own rerun the prompt has changed
+    live_model(now, now.figure_scale)
+    softcap_section(now, now.figure_scale)
+    bf16_section(now, now.figure_scale)
+
+
 sigma, d_k = variance()
 one_row(sigma, d_k)
-live_model(settings, fig_scale)
 dot_vs_cosine(d_k, fig_scale)
-from lessons.softmax_softcap import softcap_section  # noqa: E402  (here, not at the top: only for a Gemma 2)
-
-softcap_section(settings, fig_scale)
-from lessons.softmax_bf16 import bf16_section  # noqa: E402  (issue 30: float32 vs bfloat16 matmuls)
-
-bf16_section(settings, fig_scale)
+trained_model()

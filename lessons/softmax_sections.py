@@ -1,12 +1,12 @@
-"""The Softmax lesson's last two sections: the scale on the live model, and why q·k is not a
-cosine similarity."""
+"""Two of the Softmax lesson's sections: why q·k is not a cosine similarity, and the scale on the live model (with the
+prompt box: lessons/softmax.py trained_model)."""
 
 import numpy as np
 import streamlit as st
 
 import viz
 from models import analysis
-from ui import body, charts, controls, score_scale, shell, state
+from ui import charts, controls, score_scale, shell, state
 from ui.i18n import t, viz_labels
 from ui.loaders import mean_entropies, scaled_run
 from ui.params import LIVE_FACTORS
@@ -15,14 +15,16 @@ from viz import Arrow, Series
 
 
 # ---------------------------------------------------------------- the live model
-@body.page_part  # its factor and head pickers rerun this section alone (issue 40)
 def live_model(settings: Settings, fig_scale: float) -> None:
-    """The shipped model with its attention scale times a factor: one head, every head's entropy, the next token."""
+    """The shipped model with its attention scale times a factor: one head, every head's entropy, the next token.
+    The prompt box is here, under the section's heading: the sections above do not read the prompt (issue 40)."""
     st.header(t("softmax.live_title"))
     model = shell.model_or_stop(settings)
-    text = shell.prompt_or_stop(settings, model)
     cfg = model.config
     st.markdown(t("softmax.live_intro", scale=score_scale.scale_text(cfg)))
+    shell.prompt_box(settings)
+    shell.track("prompt")
+    text = shell.prompt_or_stop(settings, model)
     state.ensure("live_c")
     st.select_slider(
         t("softmax.live_factor"),

@@ -160,13 +160,16 @@ class LiveModel:
         attn_scale: float | None = None,
         pad: int = 0,
         window: int | None = None,
+        heads_only: bool = False,
     ) -> Trace:
         """Run on text. For the encoder-decoder, target=None means the model's own greedy output.
         mask overrides the self-attention mask of the encoder (or of the decoder-only model);
         prefix_len counts positions of tr.tokens, special tokens included. pad appends that many
         [PAD] tokens to the (source) input and masks them as keys, as when this text shares a batch
         with a longer one (the pad positions still get rows: their outputs are simply ignored).
-        window is the sliding window of mask="sliding" (default: the model's own, Mistral's)."""
+        window is the sliding window of mask="sliding" (default: the model's own, Mistral's).
+        heads_only: no vocabulary logits and no pre-softmax scores in the trace (empty), for pages that draw neither
+        (ui/loaders.trace): the output head was a fifth of a toy model's forward (issue 40)."""
         ids, truncated = self.source_ids(text)
         tgt = None
         if self.config.arch == "encoder-decoder":
@@ -187,6 +190,8 @@ class LiveModel:
             truncated=truncated,
             pad=pad,
             window=window,
+            scores=False if heads_only else None,
+            keep_logits=not heads_only,
         )
 
     @torch.inference_mode()
@@ -202,11 +207,13 @@ class LiveModel:
         scores=None,
         window=None,
         forward=None,
+        keep_logits=True,
     ) -> Trace:
         """The core of run(): ids already carry their special tokens; the last `pad` are padding.
         forward: what runs a decoder-only model's stack instead of trace_fill.run_filled, with its arguments
         (models/core/progressive.py: the same forward, telling each layer as it is done).
-        scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never.
+        scores=None keeps them when they are small (LAZY_SCORES_BYTES), True always, False never. keep_logits=False:
+        none ([0, 0]), and with scores=False no scores either (run()'s heads_only).
         A long input (long_trace.LAZY_ATTENTION_BYTES) keeps attention and scores per layer, computed when read."""
         cfg, net = self.config, self.net
         n_keys = len(ids) + (len(target_ids) if target_ids is not None else 0)
@@ -286,7 +293,9 @@ class LiveModel:
                 used["decoder.self"], used["decoder.cross"] = tmask, cmask
                 final = net.dec_norm(y)
                 target_ids = tgt_ids
-        if net.head.out_features > LAZY_VOCAB:  # ELECTRA's discriminator: [T, 1], never lazy
+        if not keep_logits:
+            logits = np.zeros((0, 0), np.float32)
+        elif net.head.out_features > LAZY_VOCAB:  # ELECTRA's discriminator: [T, 1], never lazy
             logits = LazyLogits(
                 net.head_input(final[0]).clone(),
                 net.capped(net.head if net.mlm is None else torch.nn.Sequential(net.mlm, net.head)),  # Gemma 2: capped
@@ -294,7 +303,9 @@ class LiveModel:
             )
         else:
             logits = _np(net.logits(final)[0])
-        if not scores and not long:
+        if not scores and not long and not keep_logits:
+            sco = {}
+        elif not scores and not long:
             again = dict(
                 target_ids=target_ids, mask=mask, prefix_len=prefix_len, attn_scale=attn_scale, pad=pad, window=window
             )

@@ -144,7 +144,8 @@ def test_an_empty_prompt_on_the_explorer_keeps_its_controls_and_the_url(port):
 
 def test_a_sections_own_slider_reruns_that_section_alone(port):
     """Issue 40: the Masks page's prefix slider redraws the prefix section (its two figures), not the page's
-    twelve; the Softmax page's scale slider and live factor their own sections. The URL still follows."""
+    twelve; the Softmax page's scale slider and live factor their own sections, and a new prompt there the live model's
+    section with its box. The URL still follows."""
 
     async def go():
         s = Session(port, "masks", query=f"prompt={urllib.parse.quote(PROMPT)}&layer=2")
@@ -163,10 +164,17 @@ def test_a_sections_own_slider_reruns_that_section_alone(port):
         s = Session(port, "softmax")
         _, errors = await s.open()
         assert not errors
-        for key, own in (("sm_log2s", {"sm_row", "sm_curves"}), ("live_c", {"sm_live_heatmap", "sm_entropy"})):
+        live = {"sm_live_heatmap", "sm_entropy", "sm_entropy_curve", "sm_next"}
+        # the live factor's part holds the prompt box (the sections above do not read the prompt): a new prompt reruns
+        # that part alone, not the variance, one-row and cosine sections
+        for key, own, outside in (
+            ("sm_log2s", {"sm_row", "sm_curves"}, {"sigma", "dk", "prompt"}),
+            ("live_c", live, {"sigma", "dk", "sm_log2s", "q_norm"}),
+            ("prompt", live, {"sigma", "dk", "sm_log2s", "q_norm"}),
+        ):
             before = dict(s.charts)
             _, errors = await s.rerun((s.move(key),))
-            assert not errors and key in s.drawn and not {"sigma", "dk", "prompt"} & set(s.drawn)
+            assert not errors and key in s.drawn and not outside & set(s.drawn), s.drawn
             changed = {k for k in s.charts if s.charts[k] != before.get(k)}
             assert changed and changed <= own | {"sm_entropy_curve", "sm_next"}, changed
             assert f"{key}=" in s.query

@@ -140,12 +140,13 @@ def trace(
     window: int | None = None,
 ) -> models.Trace:
     model = get_model(name, weights)
-    return _slim(model.run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad, window=window))
+    run = model.run(text, target=target, mask=mask, prefix_len=prefix_len, pad=pad, window=window, heads_only=True)
+    return _slim(run)
 
 
 @trace_cache.cached(max_entries=64)
 def trace_ids(name: str, weights: str, ids: tuple[int, ...], mask: str | None = None) -> models.Trace:
-    return _slim(get_model(name, weights).run_ids(list(ids), mask=mask))
+    return _slim(get_model(name, weights).run_ids(list(ids), mask=mask, scores=False, keep_logits=False))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

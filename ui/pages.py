@@ -31,7 +31,7 @@ LESSONS = [
     Lesson("masks", "lessons/masks.py", ":material/filter_alt:", section="attention"),
     Lesson("rank", "lessons/rank.py", ":material/stacked_line_chart:", section="attention"),
     Lesson("positional", "lessons/positional.py", ":material/waves:", section="attention"),
-    Lesson("softmax", "lessons/softmax.py", ":material/thermostat:", section="attention"),
+    Lesson("softmax", "lessons/softmax.py", ":material/thermostat:", prompt="page", section="attention"),
     Lesson("block", "lessons/block.py", ":material/tune:", section="attention"),
     Lesson("generate", "lessons/generate.py", ":material/edit_note:", section="architectures"),
     Lesson("translate", "lessons/translate.py", ":material/translate:", prompt=False, section="architectures"),

@@ -77,3 +77,19 @@ def test_a_stray_byte_ends_the_search_for_its_character():
     assert _cut("é".encode()[:1])  # cut inside a character: the next piece may complete it
     assert not _cut(b"ok") and not _cut("é".encode())  # whole
     assert not _cut(b"\x80abc") and not _cut(b"\xe2\x41")  # a bad byte stays bad whatever follows
+
+
+@pytest.mark.parametrize("name", ["decoder", "encoder", "encoder-decoder"])
+def test_heads_only_runs_give_the_same_trace_without_logits_or_scores(name):
+    """run(heads_only=True), the trace loaders' forward (issue 40): bit for bit the same attention, hidden states,
+    value norms and masks as a full run, and no vocabulary logits or pre-softmax scores (pages drew neither)."""
+    model = models.load(name)
+    text = "alice gave bob 12 books . then bob"
+    full, slim = model.run(text), model.run(text, heads_only=True)
+    for part in ("attention", "hidden", "value_norms", "masks"):
+        a, b = getattr(full, part), getattr(slim, part)
+        assert a.keys() == b.keys()
+        assert all(np.array_equal(np.asarray(a[k]), np.asarray(b[k])) for k in a), part
+    assert full.tokens == slim.tokens and full.target_tokens == slim.target_tokens
+    assert np.asarray(full.logits).shape[0] == len(full.target_tokens or full.tokens)  # a full run has them
+    assert np.asarray(slim.logits).shape == (0, 0) and slim.scores == {}
