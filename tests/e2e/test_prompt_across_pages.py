@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import IDLE_JS, drawn, new_page
+from ui.strings.nav import STRINGS
 
 FIRST_DRAW_MS = 120_000
 
@@ -87,5 +88,22 @@ def test_a_page_link_clicked_right_after_enter_still_carries_the_new_prompt(brow
         box.fill("then alice gave bob")
         box.press("Enter")
         go_to(page, "Attention Explorer")  # at once: the new prompt's run is cut short
+        expect(page.get_by_role("textbox", name="Prompt")).to_have_value("then alice gave bob", timeout=FIRST_DRAW_MS)
+        expect(page.locator(".js-plotly-plot .ytick text", has_text="gave").first).to_be_visible(timeout=FIRST_DRAW_MS)
+
+
+def test_the_softmax_page_draws_the_prompt_in_its_live_section_and_hands_it_on(browser, app_url: str) -> None:
+    """The Softmax page draws its prompt box in the live model's section (issue 40: a new prompt reruns only the
+    sections that read it): the prompt typed on the Masks page is there, one typed there comes back to the Masks
+    page, and the live heatmap shows it."""
+    with new_page(browser, app_url, 1366, 900) as page:
+        page.goto("/masks")
+        page.locator(".js-plotly-plot").first.wait_for(timeout=FIRST_DRAW_MS)
+        enter(page, "alice met bob", "met")
+        go_to(page, STRINGS["nav.softmax"]["en"])
+        expect(page.get_by_role("textbox", name="Prompt")).to_have_value("alice met bob", timeout=FIRST_DRAW_MS)
+        enter(page, "then alice gave bob", "gave")  # the live heatmap's rows are the new prompt's tokens
+        expect(page).to_have_url(re.compile(r"/softmax\?.*prompt=then\+alice\+gave\+bob"), timeout=FIRST_DRAW_MS)
+        go_to(page, STRINGS["nav.masks"]["en"])
         expect(page.get_by_role("textbox", name="Prompt")).to_have_value("then alice gave bob", timeout=FIRST_DRAW_MS)
         expect(page.locator(".js-plotly-plot .ytick text", has_text="gave").first).to_be_visible(timeout=FIRST_DRAW_MS)
