@@ -107,13 +107,32 @@ def variance() -> tuple[float, int]:
 
 
 # ---------------------------------------------------------------- one row under a scale
+def score_row(sigma: float, d_k: int) -> np.ndarray:
+    """One query's raw scores q·k_j against ROW_KEYS keys, all of N(0, σ²) in d_k dimensions (the same draw always)."""
+    rng = np.random.default_rng(0)
+    return rng.normal(0, sigma, d_k) @ rng.normal(0, sigma, (d_k, ROW_KEYS))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def across_scales(sigma: float, d_k: int) -> tuple[np.ndarray, ...]:
+    """(scales, entropy, max weight, Jacobian norm) of the row's softmax at 65 scales: a function of σ and d_k alone,
+    so moving the scale slider does not compute it again (65 eigenvalue problems, ~1.3 ms; issue 40)."""
+    grid, row = 2.0 ** np.arange(LOG2_SCALE[0], LOG2_SCALE[1] + 1e-9, 0.125), score_row(sigma, d_k)
+    ps = [analysis.softmax(g * row) for g in grid]
+    return (
+        grid,
+        np.array([analysis.row_entropy(q) for q in ps]),
+        np.array([q.max() for q in ps]),
+        np.array([analysis.softmax_jacobian_norm(q) for q in ps]),
+    )
+
+
 @body.page_part  # its slider reruns this section alone (issue 40)
 def one_row(sigma: float, d_k: int) -> None:
     """One row of scores under a scale the student picks: its softmax, entropy, peak and Jacobian."""
     st.header(t("softmax.row_title"))
     st.markdown(t("softmax.row_intro", n=ROW_KEYS, d_k=d_k, sigma=sigma))
-    rng = np.random.default_rng(0)
-    row = rng.normal(0, sigma, d_k) @ rng.normal(0, sigma, (d_k, ROW_KEYS))  # raw q·k_j
+    row = score_row(sigma, d_k)
     default = -0.5 * np.log2(d_k)  # log2(1/sqrt(d_k))
     if st.session_state.get("sm_log2s") is None:  # first load, or the student moved d_k (its on_change)
         st.session_state["sm_log2s"] = default  # starts at this d_k's own 1/sqrt(d_k)
@@ -139,22 +158,11 @@ def one_row(sigma: float, d_k: int) -> None:
         ),
         key="sm_row",
     )
-    grid = 2.0 ** np.arange(LOG2_SCALE[0], LOG2_SCALE[1] + 1e-9, 0.125)
-    ps = [analysis.softmax(g * row) for g in grid]
+    grid, entropy, peak, jacobian = across_scales(sigma, d_k)
     curves = [
-        Series(
-            t("softmax.entropy"),
-            np.array([analysis.row_entropy(q) for q in ps]),
-            color=viz.HEAD_COLORS[0],
-            markers=False,
-        ),
-        Series(t("softmax.max_weight"), np.array([q.max() for q in ps]), color=viz.HEAD_COLORS[3], markers=False),
-        Series(
-            t("softmax.jacobian"),
-            np.array([analysis.softmax_jacobian_norm(q) for q in ps]),
-            color=viz.HEAD_COLORS[2],
-            markers=False,
-        ),
+        Series(t("softmax.entropy"), entropy, color=viz.HEAD_COLORS[0], markers=False),
+        Series(t("softmax.max_weight"), peak, color=viz.HEAD_COLORS[3], markers=False),
+        Series(t("softmax.jacobian"), jacobian, color=viz.HEAD_COLORS[2], markers=False),
     ]
     charts.plot(
         c2,
