@@ -57,6 +57,18 @@ STEPS = [
 ]
 
 
+@contextlib.contextmanager
+def serving(port: int, proc: subprocess.Popen):
+    """The server started as proc, once it answers; stopped with its process group afterwards."""
+    try:
+        bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+        yield
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
 async def typing(port: int, page: str, reruns: int, pid: int) -> float:
     s = Session(port, page, seed=1)
     await s.open()
@@ -79,26 +91,16 @@ def bare(folder: Path, step: tuple, reruns: int) -> float:
            "--runner.postScriptGC", "false"]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                             start_new_session=True)  # fmt: skip
-    try:
-        bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+    with serving(port, proc):
         return asyncio.run(typing(port, "app", reruns, proc.pid))
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
 
 
 def explorer(reruns: int) -> float:
     port = bl.free_port()
     with tempfile.TemporaryDirectory(prefix="attention-lab-floor-") as tmp, open(Path(tmp) / "log", "wb") as log:
         proc, _ = start_server(port, str(Path(tmp) / "cache"), log, None)
-        try:
-            bl.wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", proc)
+        with serving(port, proc):
             return asyncio.run(typing(port, "explorer", reruns, proc.pid))
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
 
 
 def main() -> None:
