@@ -6,7 +6,7 @@ import pytest
 
 import models
 from models import analysis
-from tests.pages.apptest import array, markdown_text, open_app, set_prompt, table, titled
+from tests.pages.apptest import array, figures, markdown_text, open_app, set_prompt, table, titled
 
 PROMPT = "the cats that the dog sees are happy ."
 
@@ -122,3 +122,20 @@ def test_jacobian_text_never_claims_a_bound_the_numbers_break():
         text = markdown_text(at)
         jac = float(text.split("Jacobian norm **")[1].split("**")[0])
         assert 0 <= jac <= 0.5
+
+
+def test_an_empty_prompt_hides_only_the_live_section_and_keeps_its_box():
+    """The prompt box is in the live model's section, last on the page (issue 40): an empty prompt stops that section
+    after its box and hint, and the sections above, which do not read the prompt, are all drawn."""
+    at = open_app("softmax")
+    at.text_input(key="prompt").set_value("").run()
+    assert not at.exception
+    assert [h.value for h in at.header] == [
+        "Why divide by √d_k: the variance argument",
+        "One row of scores under a scale",
+        "q·k is not cosine similarity",
+        "The trained model under another scale",
+    ]
+    assert at.text_input(key="prompt").value == "" and any("Type a prompt" in i.value for i in at.info)
+    titles = [str(f["layout"].get("title", {}).get("text", "")) for f in figures(at)]
+    assert at.table and not [x for x in titles if "Mean attention entropy" in x or " at ×" in x], titles
