@@ -12,20 +12,12 @@ from models import analysis
 from ui import body, charts, shell, state
 from ui.i18n import t
 from ui.params import DKS, LOG2_SCALE, SIGMAS
+from ui.softmax_loaders import ROW_KEYS, SAMPLES, across_scales, dot_table, score_row
 from viz import Series
-
-ROW_KEYS = 8  # keys in the one-row demo
-SAMPLES = 20000  # per d_k: the variance is measured to about 1-2%
 
 settings = state.current()
 fig_scale = settings.figure_scale  # figure and font size, not an attention scale
 st.markdown(t("softmax.intro"))
-
-
-@st.cache_data(show_spinner=False)
-def dot_table() -> np.ndarray:
-    """q·k at σ = 1 for every d_k of the slider from one draw (about 0.4 s, once per server)."""
-    return analysis.nested_dot_products(DKS, SAMPLES)
 
 
 # ---------------------------------------------------------------- the variance argument
@@ -107,26 +99,6 @@ def variance() -> tuple[float, int]:
 
 
 # ---------------------------------------------------------------- one row under a scale
-def score_row(sigma: float, d_k: int) -> np.ndarray:
-    """One query's raw scores q·k_j against ROW_KEYS keys, all of N(0, σ²) in d_k dimensions (the same draw always)."""
-    rng = np.random.default_rng(0)
-    return rng.normal(0, sigma, d_k) @ rng.normal(0, sigma, (d_k, ROW_KEYS))
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def across_scales(sigma: float, d_k: int) -> tuple[np.ndarray, ...]:
-    """(scales, entropy, max weight, Jacobian norm) of the row's softmax at 65 scales: a function of σ and d_k alone,
-    so moving the scale slider does not compute it again (65 eigenvalue problems, ~1.3 ms; issue 40)."""
-    grid, row = 2.0 ** np.arange(LOG2_SCALE[0], LOG2_SCALE[1] + 1e-9, 0.125), score_row(sigma, d_k)
-    ps = [analysis.softmax(g * row) for g in grid]
-    return (
-        grid,
-        np.array([analysis.row_entropy(q) for q in ps]),
-        np.array([q.max() for q in ps]),
-        np.array([analysis.softmax_jacobian_norm(q) for q in ps]),
-    )
-
-
 @body.page_part  # its slider reruns this section alone (issue 40)
 def one_row(sigma: float, d_k: int) -> None:
     """One row of scores under a scale the student picks: its softmax, entropy, peak and Jacobian."""

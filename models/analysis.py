@@ -37,6 +37,8 @@ from .numerics import (
     mean_by_offset,
     nested_dot_products,
     qk_variance,
+    scale_sweep,
+    score_row,
     softmax,
     softmax_jacobian_norm,
 )
@@ -45,7 +47,8 @@ __all__ = [
     "SINK_GROUPS", "SINK_THRESHOLD", "RankReport", "attention_rollout", "attention_sinks", "condition_number",
     "cosine", "cosine_matrix", "default_tolerance", "dot_products", "effective_rank", "effective_rank_of",
     "is_special", "log_abs_det", "log_softmax", "mean_by_offset", "nested_dot_products", "numerical_rank",
-    "parameter_counts", "qk_variance", "rank_report", "row_entropy", "singular_values", "sink_shares", "softmax",
+    "parameter_counts", "qk_variance", "rank_report", "row_entropy", "scale_sweep", "score_row", "singular_values",
+    "sink_shares", "softmax",
     "softmax_jacobian_norm", "value_weighted",
 ]  # fmt: skip
 

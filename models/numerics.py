@@ -46,6 +46,25 @@ def softmax_jacobian_norm(p: np.ndarray) -> float:
     return float(np.linalg.eigvalsh(np.diag(p) - np.outer(p, p))[-1])
 
 
+def score_row(sigma: float, d_k: int, n_keys: int, seed: int = 0) -> np.ndarray:
+    """One query's raw scores q·k_j against n_keys keys, q and every k drawn from N(0, σ² I) in d_k dimensions (the
+    same draw for the same seed): the Softmax page's one-row demo."""
+    rng = np.random.default_rng(seed)
+    return rng.normal(0, sigma, d_k) @ rng.normal(0, sigma, (d_k, n_keys))
+
+
+def scale_sweep(row: np.ndarray, scales: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(entropy in nats, largest weight, Jacobian norm) of softmax(s·row) at each scale s."""
+    from .inspection.attention_stats import row_entropy  # attention statistics live there; it imports numpy only
+
+    ps = [softmax(s * row) for s in scales]
+    return (
+        np.array([row_entropy(p) for p in ps]),
+        np.array([p.max() for p in ps]),
+        np.array([softmax_jacobian_norm(p) for p in ps]),
+    )
+
+
 def qk_variance(d_k: int, n_samples: int = 20000, sigma: float = 1.0, seed: int = 0) -> float:
     """Empirical Var(q·k) for q, k with iid N(0, σ²) entries: theory says d_k·σ⁴ (Vaswani §3.2.1,
     footnote 4), which is why scores are divided by sqrt(d_k)."""

@@ -240,3 +240,17 @@ def test_rope_example_is_one_fixed_pair_whose_rotation_keeps_norms():
     assert a["plain"] == pytest.approx(float(a["q"] @ a["k"]))
     assert a["dot"] == pytest.approx(b["dot"], abs=1e-9) and a["dot"] == pytest.approx(a["moved"], abs=1e-9)
     assert a["dot"] != pytest.approx(a["plain"], abs=1e-6)  # the rotation does change q·k at offset 4
+
+
+def test_scale_sweep_is_each_scales_softmax_and_sharpens_with_the_scale():
+    """numerics.scale_sweep, the Softmax page's one-row curves (cached per σ and d_k since issue 40): at each scale
+    the entropy, peak and Jacobian norm of that scale's own softmax; entropy falls and the peak rises as s grows."""
+    row = analysis.score_row(1.0, 64, 8)
+    np.testing.assert_array_equal(row, analysis.score_row(1.0, 64, 8))  # the same draw every time
+    scales = 2.0 ** np.arange(-8, 0.01, 0.5)
+    entropy, peak, jac = analysis.scale_sweep(row, scales)
+    for i in (0, 7, len(scales) - 1):
+        p = analysis.softmax(scales[i] * row)
+        assert entropy[i] == analysis.row_entropy(p) and peak[i] == p.max()
+        assert jac[i] == analysis.softmax_jacobian_norm(p) and 0 <= jac[i] <= 0.5
+    assert (np.diff(entropy) <= 1e-12).all() and (np.diff(peak) >= -1e-12).all()
