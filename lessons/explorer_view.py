@@ -23,10 +23,10 @@ from lessons.explorer_long import LINES_WINDOW, grid_width, long_matrix, window
 from lessons.explorer_neuron import neuron_section
 from lessons.explorer_router import router_section
 from lessons.explorer_sinks import sinks
-from models.analysis import attention_rollout, value_weighted
 from models.core.long_trace import AttentionLayers
 from models.core.progressive import Progressive
-from ui import body, charts, controls, shell, state, toy_words, url
+from models.inspection.attention_stats import aggregated, shown_weights
+from ui import body, charts, controls, downloads, shell, state, toy_words, url
 from ui.i18n import t, viz_labels
 from ui.loaders import greedy_target
 from ui.long_runs import draw_partial, trace_or_partial
@@ -62,19 +62,6 @@ def _target(settings: state.Settings, text: str) -> str:
     return target
 
 
-def downloads(shown: np.ndarray, q_tokens: list[str], k_tokens: list[str], what: str) -> None:
-    """JSON (and, for one matrix, CSV) of the array drawn, made when a button is clicked (data= a function), not in
-    every rerun: the browser then has no new file to fetch after each keystroke either (docs/perf.md). Each button
-    keeps the array of its own run: a click gives the matrix the student saw, even while a newer run is on its way
-    (ui/downloads.py keeps a session's last buttons' functions a while for that)."""
-    row = st.container(horizontal=True)  # one row without columns: fewer elements re-sent
-    as_json = functools.partial(viz.attention_json, shown, q_tokens, k_tokens, what)
-    row.download_button(t("explorer.download.json"), as_json, "attention.json", "application/json")
-    if np.ndim(shown) == 2:
-        as_csv = functools.partial(viz.attention_csv, shown, q_tokens, k_tokens)
-        row.download_button(t("explorer.download.csv"), as_csv, "attention.csv", "text/csv")
-
-
 @body.page_part
 def prompt_and_figure(model: models.LiveModel, v: View | None, second: Second | None = None) -> None:
     settings = state.current()  # read again: in this part's own rerun the prompt has changed
@@ -102,7 +89,7 @@ def prompt_and_figure(model: models.LiveModel, v: View | None, second: Second | 
         sinks(raw, value_norms, controls.axis_tokens(tr, v.kind)[0], settings.figure_scale)
     if tr.router.get(v.kind.split(".")[0]) is not None and model.config.n_experts:  # a published MoE (Mixtral)
         router_section(model.config, tr.router[v.kind.split(".")[0]], list(tr.tokens), v.layer, settings.figure_scale)
-    downloads(shown, *controls.axis_tokens(tr, v.kind), what)
+    downloads.array_buttons(shown, *controls.axis_tokens(tr, v.kind), what)
 
 
 def _column(settings: state.Settings, model: models.LiveModel, tr, v: View | None, prefix: str = ""):
@@ -137,17 +124,6 @@ def _compared(settings: state.Settings, model: models.LiveModel, tr, v: View, b:
     return v, drawn
 
 
-def _focus(q_tokens: list[str], key: str = "focus") -> int | None:
-    """The head view's query to follow (its options are this prompt's tokens, so it lives here, not above)."""
-    options = [None, *range(len(q_tokens))]
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = None  # a query of an earlier, longer prompt
-    everything = t("ctl.focus_all")
-    return st.selectbox(
-        t("ctl.focus"), options, key=key, format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}"
-    )
-
-
 def _figure(
     settings: state.Settings, model: models.LiveModel, tr: models.Trace, v: View, prefix: str = ""
 ) -> tuple[np.ndarray, str]:
@@ -160,11 +136,8 @@ def _figure(
         labels = dataclasses.replace(labels, weight=t("explorer.norm_label"))
     layer, head, zmax, scale = v.layer, v.head, v.zmax, settings.figure_scale
 
-    def rows(layer=slice(None), head=slice(None)) -> np.ndarray:
-        """The weights α_ij, or value-weighted: α_ij‖f(x_j)‖ ÷ its row's sum (explorer.norm_caption)."""
-        if not v.norm:
-            return raw[layer, head]
-        return value_weighted(raw[layer, head], value_norms[layer, head]).astype(np.float32)
+    def rows(layer=slice(None), head=slice(None)) -> np.ndarray:  # α_ij, or value-weighted (explorer.norm_caption)
+        return shown_weights(raw, value_norms, v.norm, layer, head)
 
     def titled(title: str) -> str:
         return t("explorer.norm_suffix", title=title) if v.norm else title
@@ -183,7 +156,7 @@ def _figure(
         shell.plot(big, f"{prefix}grid_big", att[layer, head], q_tokens[qs], k_tokens[ks])
         shown, what = att, f"{v.kind} [layers, heads, queries {qs.start}.., keys {ks.start}..]"
     elif v.view == "lines":
-        focus = _focus(q_tokens, f"{prefix}focus")
+        focus = controls.focus_query(q_tokens, f"{prefix}focus")
         qs, ks = window("lines", q_tokens, k_tokens, LINES_WINDOW, model.config.n_heads, follow=focus, prefix=prefix)
         att = rows(layer)[:, qs, ks]
         focus = focus - qs.start if focus is not None and qs.start <= focus < qs.stop else None
@@ -193,14 +166,10 @@ def _figure(
         st.caption(t("explorer.lines_caption"))
         shown, what = att, f"{v.kind} layer {layer + 1} [heads, queries {qs.start}.., keys {ks.start}..]"
     else:
-        if v.agg == "mean":
-            shown, title = rows(layer).mean(axis=0), t("explorer.mean_title", layer=layer + 1)
-        elif v.agg == "rollout":
-            # layer by layer ([L, 1, T, T]: each layer's head mean), never the whole [L, H, T, T] of a long prompt
-            means = np.stack([np.asarray(rows(n), np.float64).mean(0) for n in range(len(raw))])
-            shown, title = attention_rollout(means[:, None]), t("explorer.rollout_title")
-        else:
-            shown, title = rows(layer, head), t("explorer.head_title", layer=layer + 1, head=head + 1)
+        shown = aggregated(raw, value_norms, v.norm, v.agg, layer, head)
+        title = {"mean": t("explorer.mean_title", layer=layer + 1), "rollout": t("explorer.rollout_title")}.get(
+            v.agg, t("explorer.head_title", layer=layer + 1, head=head + 1)
+        )
         title = titled(title)
         if viz.is_long(*np.shape(shown)):  # a picture and a zoom (lessons/explorer_long.py)
             at = dict(key=f"{prefix}heatmap", prefix=prefix)  # the second model's column has its own zoom (issue 44)

@@ -163,3 +163,15 @@ def stepper(key: str, total: int) -> int:
 
         tick()
     return n
+
+
+def focus_query(q_tokens: list[str], key: str = "focus") -> int | None:
+    """The Explorer's head view: the query to follow (its options are this prompt's tokens, so it is drawn with the
+    figure, not with the controls above it); None: every query."""
+    options = [None, *range(len(q_tokens))]
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = None  # a query of an earlier, longer prompt
+    everything = t("ctl.focus_all")
+    return st.selectbox(
+        t("ctl.focus"), options, key=key, format_func=lambda i: everything if i is None else f"{i} {q_tokens[i]}"
+    )

@@ -19,10 +19,17 @@ when their time is up or a cap is reached. A button drawn disabled still revokes
 from __future__ import annotations
 
 import collections
+import functools
 import time
 from pathlib import PurePosixPath
 
+import numpy as np
+import streamlit as st
 from streamlit.runtime.media_file_manager import MediaFileManager
+
+import viz
+
+from .i18n import t
 
 FILE_GRACE_S = 60.0  # a browser fetches the URL at once; a loaded replica took up to 0.8 s
 CLICK_GRACE_S = 30.0  # a click in flight while the session reruns
@@ -35,6 +42,19 @@ _by_session: dict[str, collections.deque] = collections.defaultdict(collections.
 _files: collections.deque = collections.deque()  # generated file ids, oldest first
 _original: dict[str, object] = {}
 clock = time.monotonic  # the tests move it on
+
+
+def array_buttons(shown: np.ndarray, q_tokens: list[str], k_tokens: list[str], what: str) -> None:
+    """JSON (and, for one matrix, CSV) of the array drawn, made when a button is clicked (data= a function), not in
+    every rerun: the browser then has no new file to fetch after each keystroke either (docs/perf.md). Each button
+    keeps the array of its own run: a click gives the matrix the student saw, even while a newer run is on its way
+    (install, below, keeps a session's last buttons' functions a while for that)."""
+    row = st.container(horizontal=True)  # one row without columns: fewer elements re-sent
+    as_json = functools.partial(viz.attention_json, shown, q_tokens, k_tokens, what)
+    row.download_button(t("explorer.download.json"), as_json, "attention.json", "application/json")
+    if np.ndim(shown) == 2:
+        as_csv = functools.partial(viz.attention_csv, shown, q_tokens, k_tokens)
+        row.download_button(t("explorer.download.csv"), as_csv, "attention.csv", "text/csv")
 
 
 def _hold(mgr: MediaFileManager, file_id: str, grace: float, now: float) -> None:

@@ -109,3 +109,25 @@ def sink_shares(
     where = {name: np.array([tok in group for tok in tokens]) for name, group in SINK_GROUPS.items()}
     where["punctuation"] = np.array([_is_punct(tok.replace("␣", "").strip()) and not is_special(tok) for tok in tokens])
     return {name: per_key[..., mask].sum(-1) for name, mask in where.items()}
+
+
+def shown_weights(attention, value_norms, norm: bool, layer=slice(None), head=slice(None)) -> np.ndarray:
+    """The Explorer's cells for these layers and heads: the weights α_ij as they are, or (norm) value-weighted, α_ij
+    ‖f(x_j)‖ divided by its row's sum (value_weighted), in float32. attention may be a long trace's per-layer parts:
+    only the layers asked for are read."""
+    if not norm:
+        return attention[layer, head]
+    return value_weighted(attention[layer, head], value_norms[layer, head]).astype(np.float32)
+
+
+def aggregated(attention, value_norms, norm: bool, agg: str, layer: int, head: int) -> np.ndarray:
+    """One [Tq, Tk] matrix of shown_weights: one head ("head"), the mean of the layer's heads ("mean"), or the
+    rollout of every layer's head mean ("rollout": layer by layer, never the whole [L, H, T, T] of a long prompt)."""
+    if agg == "mean":
+        return shown_weights(attention, value_norms, norm, layer).mean(axis=0)
+    if agg == "rollout":
+        n_layers = len(attention)
+        means = np.stack([np.asarray(shown_weights(attention, value_norms, norm, n), np.float64).mean(0)
+                          for n in range(n_layers)])  # fmt: skip
+        return attention_rollout(means[:, None])
+    return shown_weights(attention, value_norms, norm, layer, head)

@@ -186,3 +186,20 @@ def test_norm_shares_equal_trace_norms_on_the_encoder():
         assert s["norm_share"] == pytest.approx(by_hand[s["layer"], s["head"], s["key"]])
     end = [i for i, tok in enumerate(tr.tokens) if tok == "[SEP]"]
     np.testing.assert_allclose(sink_shares(a, tr.tokens, value_norms=vn)["end"], by_hand[..., end].sum(-1), rtol=1e-5)
+
+
+def test_the_explorers_matrices_are_the_weights_their_mean_and_their_rollout():
+    """attention_stats.aggregated, the Explorer's one matrix (moved out of the page, issue 40): one head's weights or
+    value-weighted rows, the layer's head mean, the rollout of every layer's head mean."""
+    from models.inspection.attention_stats import aggregated, attention_rollout, value_weighted
+
+    g = np.random.default_rng(0)
+    att = g.dirichlet(np.ones(5), size=(2, 3, 5)).astype(np.float32)  # [L, H, Tq, Tk], rows sum to 1
+    norms = g.uniform(0.5, 2.0, size=(2, 3, 5)).astype(np.float32)
+    np.testing.assert_array_equal(aggregated(att, norms, False, "head", 1, 2), att[1, 2])
+    weighted = value_weighted(att[1, 2], norms[1, 2]).astype(np.float32)
+    np.testing.assert_array_equal(aggregated(att, norms, True, "head", 1, 2), weighted)
+    np.testing.assert_array_equal(aggregated(att, norms, False, "mean", 1, 0), att[1].mean(0))
+    rollout = attention_rollout(np.stack([att[n].astype(np.float64).mean(0) for n in range(2)])[:, None])
+    np.testing.assert_array_equal(aggregated(att, norms, False, "rollout", 0, 0), rollout)
+    np.testing.assert_allclose(aggregated(att, norms, True, "rollout", 0, 0).sum(-1), 1.0, atol=1e-6)
