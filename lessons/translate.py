@@ -10,7 +10,7 @@ from lessons.translate_prefill import PREFILL_TOKENS, WIDE_ROWS, prefill, real_s
 from lessons.translate_t5 import t5_source
 from models.inspection.experiments import top_probs
 from ui import charts, controls, shell, state, url
-from ui.i18n import t, viz_labels
+from ui.i18n import t, tokens_line, viz_labels
 from ui.loaders import alignment_heads, forced, translation
 from ui.params import PARAMS
 
@@ -52,12 +52,7 @@ with which:
     layer, head = controls.layer_head(cfg)
 step = steps[n - 1]
 out = [s.token for s in steps[:n]]
-st.markdown(
-    t("translate.so_far", n=n, total=len(steps))
-    + " "
-    + " ".join(shell.code_span(tok) for tok in out[:-1])
-    + f" **{shell.code_span(out[-1])}**"
-)
+st.markdown(t("translate.so_far", n=n, total=len(steps)) + " " + tokens_line(out))
 c1, c2 = st.columns(2)
 row = step.attention["decoder.cross"][layer]  # [H, source]
 charts.plot(
@@ -74,10 +69,11 @@ charts.plot(
 matrix = np.stack([s.attention["decoder.cross"][layer, head] for s in steps[:n]])  # [steps so far, source]
 # Row i: the decoder reads token i and predicts token i+1; both figures on this page label it "read → written".
 reads = [*model.tokenizer.token_strs(model.start_ids), *out[:-1]]
+read_written = [f"{a} → {b}" for a, b in zip(reads, out, strict=True)]
 shell.plot(
     viz.heatmap(
         matrix,
-        [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
+        read_written,
         src_tokens,
         title=t("translate.matrix_title", layer=layer + 1, head=head + 1),
         scale=settings.figure_scale,
@@ -85,7 +81,7 @@ shell.plot(
     ),
     "tr_matrix",
     matrix,
-    [f"{a} → {b}" for a, b in zip(reads, out, strict=True)],
+    read_written,
     src_tokens,
     where=c2,
 )

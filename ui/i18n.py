@@ -68,3 +68,9 @@ def code_span(text: str) -> str:
     fence = "`" * (run + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def tokens_line(tokens: list[str]) -> str:
+    """Tokens as Markdown code spans in a row, the last one in bold: a generation's output so far, its newest token
+    marked (the Translate page's steps)."""
+    return " ".join([*(code_span(tok) for tok in tokens[:-1]), f"**{code_span(tokens[-1])}**"])
