@@ -22,8 +22,7 @@ from ui import compare_loaders, compare_picker, controls, precision_keys, shell,
 from ui.compare_loaders import Lab, Problem
 from ui.compare_params import LAB_RECIPE, lab_change
 from ui.i18n import code_span, md, names, t
-from ui.loaders import greedy_target, lab_model, training_jobs, with_status
-from ui.long_runs import trace_or_partial
+from ui.loaders import lab_model, training_jobs, with_status
 
 PREFIX = "c_"  # the right column's element keys: c_heatmap, c_grid, c_focus, ... (the left keeps the old ones)
 POLL_S = 1.0  # a lab variant's training progress line
@@ -40,21 +39,13 @@ class Second:
     trained: str | None = None  # a lab variant's trained weights' key (None: its seed's random init)
 
 
-def label(name: str) -> str:
-    """A model's name as the columns' headings show it (a shipped one in the page's language)."""
-    if name in models.AVAILABLE:
-        return names("model")(name)
-    change = lab_change(name)
-    return t(f"explorer_compare.lab.{change}") if change else name
-
-
 def heading(name: str) -> None:
-    st.markdown(f"**{md(label(name))}**")  # escaped: a compare name comes from the URL
+    st.markdown(f"**{md(compare_picker.heading_label(name))}**")  # escaped: a compare name comes from the URL
 
 
 def a_only(name: str) -> None:
     """Over the Explorer's sections that read one model (the neuron view, the sinks, the downloads): which one."""
-    st.markdown(t("explorer_compare.a_only", name=md(label(name))))
+    st.markdown(t("explorer_compare.a_only", name=md(compare_picker.heading_label(name))))
 
 
 def say(problem: Problem) -> None:
@@ -150,17 +141,6 @@ def same_depth_toggle() -> None:
     st.toggle(t("explorer_compare.same_depth"), key="c_same", help=t("explorer_compare.same_depth_help"))
 
 
-def _trace(settings: state.Settings, b: Second, text: str, target: str | None):
-    """B's trace of the prompt; an encoder-decoder B decodes its own translation unless it is model A itself."""
-    if b.lab is not None:
-        return compare_loaders.lab_trace(b.lab.config_json, b.trained, text)
-    b_target = None
-    if b.model.config.arch == "encoder-decoder":
-        same = b.name == settings.model and target is not None
-        b_target = target if same else greedy_target(b.name, b.weights, text)
-    return trace_or_partial(b.name, b.weights, text, b_target)
-
-
 def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: str | None, draw: Callable) -> None:
     """The right column: B's heading, its pickers, and draw(model, trace, view, prefix) of the Explorer's figure;
     what cannot apply to B (a view of a hybrid model) is said instead; a long prompt gets its own zoom (c_zoom_q)."""
@@ -177,7 +157,7 @@ def column_b(settings: state.Settings, cfg_a, b: Second, v, text: str, target: s
     layer, head = controls.layer_head(cfg, v.view != "lines", **pickers)
     if b.model.source_ids(text)[1]:  # cut at its max_len
         st.caption(t("prompt.truncated", n=len(b.model.tokenizer.encode(text)), max_len=cfg.max_len))
-    tr = _trace(settings, b, text, target)
+    tr = compare_loaders.second_trace(settings.model, b.name, b.weights, b.model, b.lab, b.trained, text, target)
     if hybrid:
         _hybrid(tr, v.view, layer, head, settings.figure_scale)
         return

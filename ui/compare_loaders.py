@@ -19,7 +19,8 @@ from models.published import checkpoints, hub
 
 from . import precision_keys, shell, trace_cache
 from .compare_params import LAB_CHANGES, LAB_PREFIX, LAB_RECIPE, lab_change, lab_entry
-from .loaders import _slim, computed, get_model, lab_model, training_jobs
+from .loaders import _slim, computed, get_model, greedy_target, lab_model, training_jobs
+from .long_runs import trace_or_partial
 from .params import local_models
 
 
@@ -116,3 +117,16 @@ def lab_trained(lab: Lab) -> bool:
 def lab_trace(config_json: str, trained_key: str | None, text: str) -> models.Trace:
     """A lab variant's trace of the prompt (lab_model: the lab's cached model, trained or at its seed's init)."""
     return _slim(lab_model(config_json, trained_key).run(text))
+
+
+def second_trace(name_a: str, name: str, weights: str, model, lab: Lab | None, trained: str | None, text: str,
+                 target: str | None):  # fmt: skip
+    """The Explorer's model B on the prompt (lessons/explorer_compare.py): a lab variant's trace, or the cached trace
+    (a long prompt's Progressive while it runs); an encoder-decoder B decodes its own translation unless it is model
+    A itself (name_a), which shares A's target."""
+    if lab is not None:
+        return lab_trace(lab.config_json, trained, text)
+    b_target = None
+    if model.config.arch == "encoder-decoder":
+        b_target = target if name == name_a and target is not None else greedy_target(name, weights, text)
+    return trace_or_partial(name, weights, text, b_target)

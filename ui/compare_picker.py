@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+import models
 from models.inspection import revisions
 
 from . import params, shell, state
@@ -24,10 +25,19 @@ MESSAGE = "_compare_preset_message"  # (string key, commands) of a preset that c
 APPLIED = "_compare_preset"  # (preset, model, compare) last set by a preset: its note shows while they stay
 
 
+def heading_label(name: str) -> str:
+    """A model's name as the Explorer's two columns head it: a shipped one or a lab variant in the page's language,
+    any other as it was named."""
+    if name in models.AVAILABLE:
+        return names("model")(name)
+    change = lab_change(name)
+    return t(f"explorer_compare.lab.{change}") if change else name
+
+
 def _labels(options: list[str]) -> dict[str, str]:
     """Each option's label, made in this run's language (AppTest reads them after the run): none, a lab variant, a
     model as the model picker names it, or a name not on this machine."""
-    models = shell.model_labels()
+    labels = shell.model_labels()
     out = {}
     for name in options:
         change = lab_change(name)
@@ -36,7 +46,7 @@ def _labels(options: list[str]) -> dict[str, str]:
         elif change is not None:
             out[name] = t(f"explorer_compare.lab.{change}")
         else:
-            out[name] = models(name) or t("explorer_compare.not_here", name=name)
+            out[name] = labels(name) or t("explorer_compare.not_here", name=name)
     return out
 
 
