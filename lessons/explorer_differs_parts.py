@@ -8,7 +8,6 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 
-import numpy as np
 import streamlit as st
 
 import models
@@ -17,7 +16,7 @@ from models.inspection import compare
 from models.inspection.heads import ROLE_THRESHOLDS, ROLES, label_heads
 from ui import charts
 from ui.differs_loaders import comparison, lens_tail
-from ui.differs_text import has_linear_layers, head_kind, head_name, layer_names, role_summary
+from ui.differs_text import best_pairs, cka_reading, has_linear_layers, head_kind, head_names, layer_names, role_summary
 from ui.head_loaders import head_roles
 from ui.i18n import md, t, viz_labels
 from ui.loaders import with_status
@@ -81,20 +80,7 @@ def cka_part(pair: Pair, cmp) -> None:
     if cmp.n_shared > n:  # a long prompt: its last spans (compare.MAX_SPANS), said once, over the CKA map and the heads
         st.caption(t("explorer_differs.spans_cut", n=n, total=cmp.n_shared))
     right.metric(t("explorer_differs.baseline"), f"{base:.3f}")
-    above = int((cka > base).sum())
-    i, j = np.unravel_index(int(np.argmax(cka)), cka.shape)
-    right.markdown(
-        t(
-            "explorer_differs.cka_read",
-            n=n,
-            base=f"{base:.3f}",
-            above=above,
-            total=cka.size,
-            best=f"{cka[i, j]:.3f}",
-            la=layer_names(cka.shape[0])[i],
-            lb=layer_names(cka.shape[1])[j],
-        )
-    )
+    right.markdown(t("explorer_differs.cka_read", n=n, base=f"{base:.3f}", **cka_reading(cka, base)))
     shuffles = inspect.signature(compare.cka_baseline).parameters["n_perm"].default
     st.caption(t("explorer_differs.cka_caption", n=n, shuffles=shuffles))
     if "encoder-decoder" in (pair.model_a.config.arch, pair.model_b.config.arch):
@@ -118,8 +104,7 @@ def heads_part(pair: Pair, cmp) -> None:
         scale=pair.scale,
     )
     charts.plot(st, fig, key="differs_partners")
-    best = sorted(match.pairs, key=lambda p: -p[4])[:BEST_PAIRS]
-    words = ", ".join(f"A {head_name(la, ha)} ↔ B {head_name(lb, hb)} ({s:.2f})" for la, ha, lb, hb, s in best)
+    words = best_pairs(match.pairs, BEST_PAIRS)
     n_a, n_b = (r * h for r, h in (match.shape_a, match.shape_b))
     st.markdown(t("explorer_differs.best_pairs", pairs=words, matched=len(match.pairs), n_a=n_a, n_b=n_b))
     if n_a != n_b:
@@ -129,8 +114,7 @@ def heads_part(pair: Pair, cmp) -> None:
     sim = match.similarity
     axes = dict(x_title=pair.who_b, y_title=pair.who_a, value_name=t("explorer_differs.similarity"), signed=True)
     if n_a <= HEADS_MAX and n_b <= HEADS_MAX:
-        names_a = [head_name(layer, h) for layer in match.layers_a for h in range(match.shape_a[1])]
-        names_b = [head_name(layer, h) for layer in match.layers_b for h in range(match.shape_b[1])]
+        names_a, names_b = head_names(match.layers_a, match.shape_a[1]), head_names(match.layers_b, match.shape_b[1])
         fig = unit_map(sim, names_a, names_b, title=t("explorer_differs.sim_fig"), scale=pair.scale, **axes)
         note = ""
     else:

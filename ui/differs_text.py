@@ -33,6 +33,25 @@ def head_name(layer: int, head: int) -> str:
     return f"L{layer + 1}H{head + 1}"
 
 
+def head_names(layers: list[int], n_heads: int) -> list[str]:
+    """Every head of these layers, layer by layer: L1H1, L1H2, …"""
+    return [head_name(layer, h) for layer in layers for h in range(n_heads)]
+
+
+def best_pairs(pairs: list[tuple[int, int, int, int, float]], k: int) -> str:
+    """ "A L1H2 ↔ B L3H4 (0.91), …": the k matched pairs (layer and head of A, of B, similarity) most alike."""
+    best = sorted(pairs, key=lambda p: -p[4])[:k]
+    return ", ".join(f"A {head_name(la, ha)} ↔ B {head_name(lb, hb)} ({s:.2f})" for la, ha, lb, hb, s in best)
+
+
+def cka_reading(cka: np.ndarray, base: float) -> dict[str, object]:
+    """What the CKA map's sentence says: how many layer pairs are above the shuffled baseline, of how many, and the
+    most alike pair with its value (layers named as layer_names does)."""
+    i, j = np.unravel_index(int(np.argmax(cka)), cka.shape)
+    la, lb = layer_names(cka.shape[0])[i], layer_names(cka.shape[1])[j]
+    return dict(above=int((cka > base).sum()), total=cka.size, best=f"{cka[i, j]:.3f}", la=la, lb=lb)
+
+
 def role_summary(roles: np.ndarray, role_names: dict[str, str]) -> str:
     """ "induction 2 (L2H1, L2H4) · previous token 3 (…)": every role some head has, how many, where."""
     out = []

@@ -3,7 +3,7 @@
 import numpy as np
 
 from models.inspection.heads import ROLES
-from ui.differs_text import WHERE_MAX, head_name, layer_names, role_summary
+from ui.differs_text import WHERE_MAX, best_pairs, cka_reading, head_name, head_names, layer_names, role_summary
 
 
 def test_heads_and_layers_are_named_from_one():
@@ -22,3 +22,13 @@ def test_the_role_summary_counts_and_places_each_role_and_cuts_a_long_list():
     assert f"{second.upper()} **10** (" in text and text.count(", …") == 1
     assert text.count("L1H") == WHERE_MAX
     assert role_summary(np.full((2, 2), "", dtype=object), {}) != ""  # none: the sentence that says so
+
+
+def test_head_lists_best_pairs_and_the_cka_sentence():
+    assert head_names([0, 2], 2) == ["L1H1", "L1H2", "L3H1", "L3H2"]
+    pairs = [(0, 0, 1, 1, 0.2), (1, 1, 0, 0, 0.9), (0, 1, 1, 0, 0.5)]
+    assert best_pairs(pairs, 2) == "A L2H2 ↔ B L1H1 (0.90), A L1H2 ↔ B L2H1 (0.50)"
+    cka = np.array([[0.1, 0.7], [0.4, 0.95], [0.2, 0.3]])
+    got = cka_reading(cka, 0.35)
+    assert (got["above"], got["total"], got["best"]) == (3, 6, "0.950")
+    assert (got["la"], got["lb"]) == (layer_names(3)[1], layer_names(2)[1])
